@@ -1,0 +1,26 @@
+// Kernel-side runtime queries and the launch of a kernel over several blocks.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include <pto/runtime/memory.hpp>
+
+inline int64_t get_block_idx() { return pto::runtime::block_idx(); }
+inline int64_t get_block_num() { return pto::runtime::block_num(); }
+inline int64_t get_subblockid() { return pto::runtime::subblock_idx(); }
+inline int64_t get_subblockdim() { return 1; }
+
+namespace pto::sim {
+
+// Runs `kernel(args...)` once per block, as `kernel<<<blocks, ...>>>(args...)` does on the device:
+// each block gets its own core (fresh on-chip memories) and get_block_idx() returns its index.
+template <typename Kernel, typename... Args>
+void launch(uint32_t blocks, Kernel&& kernel, Args&&... args)
+{
+    auto call = [&](uint32_t) { kernel(args...); };
+    using Call = decltype(call);
+    runtime::launch(blocks, [](void* ctx, uint32_t block) { (*static_cast<Call*>(ctx))(block); }, &call);
+}
+
+}  // namespace pto::sim

@@ -1,0 +1,22 @@
+// Checked-mode bookkeeping at instruction granularity: an instruction requires the valid region of
+// each tile it reads to have been written, and marks the region it writes. Both are no-ops in fast
+// mode, and kernels never call them: the engine's instruction entry points do.
+#pragma once
+
+#include <pto/engine/descriptor.hpp>
+
+namespace pto::engine {
+
+// RUN_UNINIT_READ when a byte of the valid region of `tile` was never written.
+void require_written(const TileDesc& tile, const char* operand);
+// Records the valid region of `tile` (or rows x cols of it) as written.
+void mark_written(const TileDesc& tile);
+void mark_written(const TileDesc& tile, int rows, int cols);
+
+// Bytes from element offset `first` to `last` inclusive of a tile's storage.
+inline std::byte* element_address(const TileDesc& t, int64_t element)
+{
+    return t.data + element * t.element_bits() / 8;
+}
+
+}  // namespace pto::engine

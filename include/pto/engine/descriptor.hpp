@@ -1,0 +1,77 @@
+// Runtime descriptors of the operands of an instruction. The C++ templates and the PTO-AS interpreter
+// both describe their operands with these, and every engine kernel takes only these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <pto/common/constants.hpp>
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+
+namespace pto::engine {
+
+struct TileDesc {
+    std::byte* data = nullptr;
+    DType dtype = DType::F32;
+    TileType loc = TileType::Vec;
+    int32_t rows = 0;        // capacity
+    int32_t cols = 0;
+    int32_t valid_rows = 0;  // the valid region, always within the capacity
+    int32_t valid_cols = 0;
+    BLayout blayout = BLayout::RowMajor;
+    SLayout slayout = SLayout::NoneBox;
+    int32_t fractal_bytes = TileConfig::fractalABSize;
+    PadValue pad = PadValue::Null;
+
+    constexpr int element_bits() const { return dtype_bits(dtype); }
+    constexpr bool boxed() const { return slayout != SLayout::NoneBox; }
+    constexpr int64_t elements() const { return int64_t(rows) * cols; }
+    constexpr int64_t bytes() const { return elements() * element_bits() / 8; }
+
+    // Rows and columns of one fractal box (1x1 when unboxed).
+    constexpr int box_rows() const
+    {
+        if (!boxed()) return 1;
+        if (fractal_bytes == TileConfig::fractalCSize) return TileConfig::fixedRowSize;
+        if (fractal_bytes == TileConfig::fractalMxSize) return TileConfig::fixedMxRowSize;
+        return slayout == SLayout::RowMajor ? TileConfig::fixedRowSize
+                                            : TileConfig::alignedSize * 8 / element_bits();
+    }
+    constexpr int box_cols() const
+    {
+        if (!boxed()) return 1;
+        if (fractal_bytes == TileConfig::fractalCSize) return TileConfig::fixedColSize;
+        if (fractal_bytes == TileConfig::fractalMxSize) return TileConfig::fixedMxColSize;
+        return slayout == SLayout::RowMajor ? TileConfig::alignedSize * 8 / element_bits()
+                                            : TileConfig::fixedColSize;
+    }
+
+    // Element index (in elements from data) of logical position (r, c) within the capacity.
+    constexpr int64_t offset(int64_t r, int64_t c) const
+    {
+        if (!boxed()) return blayout == BLayout::RowMajor ? r * cols + c : c * rows + r;
+        const int64_t br = box_rows(), bc = box_cols();
+        const int64_t box_elems = br * bc;
+        const int64_t inner_r = r % br, inner_c = c % bc;
+        const int64_t outer_r = r / br, outer_c = c / bc;
+        const int64_t inner = slayout == SLayout::RowMajor ? inner_r * bc + inner_c : inner_c * br + inner_r;
+        // Column-major boxes-of-boxes (Nz) walk down a column of boxes first; row-major (Zn, Zz) along a row.
+        const int64_t box = blayout == BLayout::ColMajor ? outer_c * (rows / br) + outer_r : outer_r * (cols / bc) + outer_c;
+        return box * box_elems + inner;
+    }
+
+    // Unboxed row-major tiles keep each row contiguous: kernels take the fast path on those.
+    constexpr bool rows_contiguous() const { return !boxed() && blayout == BLayout::RowMajor; }
+};
+
+// A global tensor view: five dimensions, strides in elements.
+struct GlobalDesc {
+    std::byte* data = nullptr;
+    DType dtype = DType::F32;
+    Layout layout = Layout::ND;
+    int64_t shape[5] = {1, 1, 1, 1, 1};
+    int64_t stride[5] = {1, 1, 1, 1, 1};
+};
+
+}  // namespace pto::engine

@@ -1,0 +1,33 @@
+// Engine entry points of the data-movement family: TLOAD, TSTORE and TMOV. Each validates its
+// operands for the active profile (LEGAL_* / RUN_* diagnostics), does the checked-mode bookkeeping
+// and moves the data. The C++ intrinsics and the PTO-AS interpreter both call these.
+#pragma once
+
+#include <pto/common/type.hpp>
+#include <pto/engine/descriptor.hpp>
+
+namespace pto::engine {
+
+// TLOAD: the valid region of `dst` receives the top-left valid_rows x valid_cols of the 2-D view of
+// `src`; the rest of `dst` is filled with its pad value (left as it was for PadValue::Null).
+//
+// The 2-D view of a 5-D tensor of shape (s0, s1, s2, s3, s4):
+//   ND: rows = s0*s1*s2*s3 (the outer dimensions stack row blocks), cols = s4
+//   DN: rows = s3, cols = s0*s1*s2*s4 (the outer dimensions stack column blocks)
+//   NZ: rows = s2*s3, cols = s0*s1*s4 (dimensions 0-1 walk the column blocks, 2 the row blocks)
+void tload(const TileDesc& dst, const GlobalDesc& src);
+
+// TSTORE: the valid region of `src` goes to the top-left of the 2-D view of `dst`. An accumulator
+// tile is converted to the tensor's element type (rules::acc_output_dtype_ok). AtomicAdd adds to
+// what global memory holds instead of overwriting it.
+void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic = AtomicType::AtomicNone);
+
+// TMOV: the valid region of `dst` receives the same logical elements of `src`, re-laid out for the
+// destination's layout; moves out of an accumulator convert (and with NormalRelu clamp negatives to
+// zero first); Mat->Bias widens half / bfloat16 to float. For Acc->Vec the dual modes move the half
+// of the source (rows for DualModeSplitM, columns for DualModeSplitN) that belongs to this core's
+// vector sub-block.
+void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu = ReluPreMode::NoRelu,
+          AccToVecMode mode = AccToVecMode::SingleModeVec0);
+
+}  // namespace pto::engine

@@ -1,0 +1,175 @@
+// TLOAD, TSTORE and TMOV: the documented intrinsics. Each checks at compile time the rules its template
+// arguments decide for PTO_TARGET, then hands the operands' descriptors to the engine, which checks the
+// run-time facts (shapes, valid regions, addresses) and moves the data.
+#pragma once
+
+#include <type_traits>
+
+#include <pto/common/event.hpp>
+#include <pto/common/global_tensor.hpp>
+#include <pto/common/tile.hpp>
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype_of.hpp>
+#include <pto/engine/ops/data_movement.hpp>
+#include <pto/profile/rules_data_movement.hpp>
+#include <pto/profile/target.hpp>
+
+namespace pto {
+
+namespace detail {
+
+template <typename TileData, typename GlobalData>
+constexpr void static_check_global_transfer()
+{
+    constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
+    static_assert(TileData::Loc == TileType::Acc ||
+                      rules::element_size_match(tile_type, engine::dtype_of<typename GlobalData::DType>),
+                  "LEGAL_GM_ELEMENT_SIZE: the tile's and the global tensor's element types must have one size");
+    static_assert(rules::gm_layout_ok(TileData::Loc, GlobalData::layout, TileData::BFractal, TileData::SFractal,
+                                      TileData::Rows, TileData::Cols, tile_type),
+                  "LEGAL_GM_LAYOUT: unsupported (global layout, tile layout) pair: ND<->row-major, DN<->col-major, "
+                  "NZ<->Nz; Mat tiles also ND<->Nz and DN<->Zn; 64-bit elements ND/DN only");
+    static_assert(TileData::Loc == TileType::Acc ||
+                      rules::gm_fractal_conversion_ok(GlobalData::layout, TileData::BFractal, TileData::SFractal,
+                                                      TileData::SFractalSize, GlobalData::staticShape[0],
+                                                      GlobalData::staticShape[1], GlobalData::staticShape[2]),
+                  "LEGAL_GM_FRACTAL: ND->Nz and DN->Zn transfers take a 2-D tensor (Shape<1, 1, 1, R, C>) and "
+                  "512-byte fractals");
+}
+
+template <typename TileData, typename GlobalData>
+constexpr void static_check_tstore()
+{
+    static_assert(is_tile_data_v<TileData>, "TSTORE stores from a Tile");
+    static_assert(is_global_data_v<GlobalData>, "TSTORE stores into a GlobalTensor");
+    constexpr auto& target = profile::kProfile;
+    constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
+    constexpr auto global_type = engine::dtype_of<typename GlobalData::DType>;
+    static_assert(rules::tstore_location_ok(target, TileData::Loc),
+                  "LEGAL_TSTORE_LOCATION: TSTORE stores from Vec, Mat (not on a5) or Acc tiles");
+    if constexpr (TileData::Loc == TileType::Acc) {
+        static_assert(rules::acc_output_dtype_ok(tile_type, global_type),
+                      "LEGAL_ACC_OUTPUT_DTYPE: an accumulator stores f32 as f32/f16/bf16 and i32 as i32");
+        static_assert(rules::acc_store_shape_ok(GlobalData::layout, TileData::Rows, TileData::Cols),
+                      "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
+                      "into NZ");
+    } else {
+        static_assert(rules::tstore_dtype_ok(target, tile_type),
+                      "LEGAL_TSTORE_DTYPE: PTO_TARGET does not store this element type");
+    }
+    static_check_global_transfer<TileData, GlobalData>();
+}
+
+template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode, AccToVecMode mode>
+constexpr void static_check_tmov()
+{
+    static_assert(is_tile_data_v<DstTileData> && is_tile_data_v<SrcTileData>, "TMOV moves a Tile into a Tile");
+    constexpr auto& target = profile::kProfile;
+    constexpr auto src_type = engine::dtype_of<typename SrcTileData::DType>;
+    constexpr auto dst_type = engine::dtype_of<typename DstTileData::DType>;
+    static_assert(rules::tmov_location_ok(target, SrcTileData::Loc, DstTileData::Loc),
+                  "LEGAL_TMOV_LOCATION: TMOV has no path between these tile locations on PTO_TARGET");
+    static_assert(rules::tmov_dtype_ok(target, SrcTileData::Loc, DstTileData::Loc, src_type, dst_type),
+                  "LEGAL_TMOV_DTYPE: TMOV does not move this element-type pair on this path on PTO_TARGET");
+    static_assert(
+        rules::tmov_shape_ok(target, SrcTileData::Rows, SrcTileData::Cols, DstTileData::Rows, DstTileData::Cols),
+        "LEGAL_TMOV_SHAPE: on a2a3 source and destination must have the same Rows and Cols");
+    if constexpr (DstTileData::Loc == TileType::Bias || DstTileData::Loc == TileType::Scaling) {
+        static_assert(rules::tmov_table_row_ok(target, SrcTileData::Rows, SrcTileData::Cols, SrcTileData::ElementBits,
+                                               DstTileData::Cols, DstTileData::ElementBits,
+                                               rules::tmov_table_alignment(DstTileData::Loc)),
+                      "LEGAL_TMOV_TABLE_ROW: a move into Bias (Scaling) takes one row of a multiple of 64 (128) bytes");
+    }
+    static_assert(rules::tmov_source_layout_ok(target, SrcTileData::Loc, DstTileData::Loc, SrcTileData::BFractal,
+                                               SrcTileData::SFractal),
+                  "LEGAL_TMOV_LAYOUT: on a5 the cube reads Left/Right operands from Nz, Zn or row-major L1 tiles");
+    static_assert(rules::tmov_mode_ok(SrcTileData::Loc, DstTileData::Loc, reluMode, mode),
+                  "LEGAL_TMOV_MODE: ReLU applies to moves out of an accumulator, split modes to Acc -> Vec");
+}
+
+template <typename... T>
+inline constexpr bool names_no_atomic_type = !(std::is_same_v<std::remove_cv_t<T>, AtomicType> || ...);
+
+}  // namespace detail
+
+// TLOAD(dst, src): global tensor -> Vec / Mat tile (see pto::engine::tload for the exact mapping).
+template <typename TileData, typename GlobalData, typename... WaitEvents>
+PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<TileData>, "TLOAD loads into a Tile");
+    static_assert(is_global_data_v<GlobalData>, "TLOAD loads from a GlobalTensor");
+    constexpr auto& target = profile::kProfile;
+    constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
+    static_assert(rules::tload_location_ok(TileData::Loc), "LEGAL_TLOAD_LOCATION: TLOAD loads into Vec or Mat tiles");
+    static_assert(rules::tload_dtype_ok(target, tile_type),
+                  "LEGAL_TLOAD_DTYPE: PTO_TARGET does not load this element type");
+    static_assert(rules::tload_pad_ok(target, tile_type, TileData::PadVal),
+                  "LEGAL_TLOAD_PAD: on a5 64-bit integer tiles pad only with PadValue::Null or PadValue::Zero");
+    static_assert(rules::tload_static_shape_ok(target, GlobalData::layout, TileData::BFractal, TileData::SFractal,
+                                               TileData::ValidRow, TileData::ValidCol, GlobalData::staticShape),
+                  "LEGAL_TLOAD_STATIC_SHAPE: on a5 a static ND load needs ValidCol == shape[4] and "
+                  "ValidRow == shape[0]*shape[1]*shape[2]*shape[3]");
+    detail::static_check_global_transfer<TileData, GlobalData>();
+    WaitAllEvents(events...);
+    engine::tload(dst.desc(), src.desc());
+    return {};
+}
+
+// TSTORE<TileData, GlobalData, atomicType>(dst, src): Vec / Mat / Acc tile -> global tensor.
+template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
+          typename... WaitEvents>
+requires detail::names_no_atomic_type<WaitEvents...> PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src,
+                                                                                 WaitEvents&... events)
+{
+    detail::static_check_tstore<TileData, GlobalData>();
+    static_assert(rules::tstore_atomic_ok(profile::kProfile, atomicType, engine::dtype_of<typename GlobalData::DType>),
+                  "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+    WaitAllEvents(events...);
+    engine::tstore(dst.desc(), src.desc(), atomicType);
+    return {};
+}
+
+// TSTORE(dst, src, AtomicType::AtomicAdd): the atomic mode as a run-time argument (checked at run time).
+template <typename TileData, typename GlobalData, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, AtomicType atomic, WaitEvents&... events)
+{
+    detail::static_check_tstore<TileData, GlobalData>();
+    WaitAllEvents(events...);
+    engine::tstore(dst.desc(), src.desc(), atomic);
+    return {};
+}
+
+// TMOV(dst, src): a plain move (Acc sources convert to the destination type).
+template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
+{
+    detail::static_check_tmov<DstTileData, SrcTileData, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0>();
+    WaitAllEvents(events...);
+    engine::tmov(dst.desc(), src.desc());
+    return {};
+}
+
+// TMOV<Dst, Src, reluMode>(dst, src): a move out of an accumulator with a ReLU pre-mode.
+template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
+{
+    detail::static_check_tmov<DstTileData, SrcTileData, reluMode, AccToVecMode::SingleModeVec0>();
+    WaitAllEvents(events...);
+    engine::tmov(dst.desc(), src.desc(), reluMode);
+    return {};
+}
+
+// TMOV<Dst, Src, mode, reluMode>(dst, src): accumulator -> Vec with an AccToVecMode.
+template <typename DstTileData, typename SrcTileData, AccToVecMode mode, ReluPreMode reluMode = ReluPreMode::NoRelu,
+          typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
+{
+    detail::static_check_tmov<DstTileData, SrcTileData, reluMode, mode>();
+    static_assert(rules::is_acc_to_vec(SrcTileData::Loc, DstTileData::Loc),
+                  "LEGAL_TMOV_MODE: the AccToVecMode form of TMOV moves an Acc tile into a Vec tile");
+    WaitAllEvents(events...);
+    engine::tmov(dst.desc(), src.desc(), reluMode, mode);
+    return {};
+}
+
+}  // namespace pto

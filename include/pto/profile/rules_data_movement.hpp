@@ -1,0 +1,315 @@
+// Legality rules of the data-movement family (TLOAD, TSTORE, TMOV), one constexpr predicate per rule.
+// The intrinsics check them in static_assert for PTO_TARGET; the engine checks the same predicates
+// at run time for the active profile. Each predicate names the rule code it decides. The cpu
+// profile accepts whatever any real target accepts.
+#pragma once
+
+#include <cstdint>
+
+#include <pto/common/constants.hpp>
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+#include <pto/profile/profile.hpp>
+
+namespace pto::rules {
+
+using engine::DType;
+
+// --- element types ---------------------------------------------------------------------------------
+
+// The element types every target moves: the integers of 8..64 bits, half, bfloat16 and float.
+constexpr bool is_base_movable(DType t)
+{
+    switch (t) {
+        case DType::I8:
+        case DType::U8:
+        case DType::I16:
+        case DType::U16:
+        case DType::I32:
+        case DType::U32:
+        case DType::I64:
+        case DType::U64:
+        case DType::F16:
+        case DType::BF16:
+        case DType::F32: return true;
+        default: return false;
+    }
+}
+
+// The narrow float formats that only A5 stores from a Vec tile.
+constexpr bool is_a5_narrow_float(DType t)
+{
+    return t == DType::F8E4M3 || t == DType::F8E5M2 || t == DType::HiF8 || t == DType::F4E2M1x2 || t == DType::F4E1M2x2;
+}
+
+// Whole-byte elements of 1, 2, 4 or 8 bytes (every type but the packed int4).
+constexpr bool is_whole_byte(DType t)
+{
+    return t != DType::I4;
+}
+
+// Rule LEGAL_TLOAD_DTYPE: A2/A3 loads the base types; A5 loads any 1-, 2-, 4- or 8-byte element.
+constexpr bool tload_dtype_ok(const profile::Profile& p, DType t)
+{
+    return p.target == profile::Target::A2A3 ? is_base_movable(t) : is_whole_byte(t);
+}
+
+// Rule LEGAL_TLOAD_LOCATION: a load lands in a Vec or a Mat tile.
+constexpr bool tload_location_ok(TileType loc)
+{
+    return loc == TileType::Vec || loc == TileType::Mat;
+}
+
+// Rule LEGAL_TLOAD_PAD: A5 pads 64-bit integer tiles only with Null or Zero.
+constexpr bool tload_pad_ok(const profile::Profile& p, DType t, PadValue pad)
+{
+    if (p.target != profile::Target::A5) return true;
+    if (t != DType::I64 && t != DType::U64) return true;
+    return pad == PadValue::Null || pad == PadValue::Zero;
+}
+
+// Rule LEGAL_TSTORE_LOCATION: A2/A3 stores from Vec, Mat and Acc tiles; A5 from Vec and Acc.
+constexpr bool tstore_location_ok(const profile::Profile& p, TileType loc)
+{
+    const bool a5 = loc == TileType::Vec || loc == TileType::Acc;
+    const bool a2a3 = a5 || loc == TileType::Mat;
+    return p.target == profile::Target::A5 ? a5 : a2a3;
+}
+
+// Rule LEGAL_TSTORE_DTYPE: element types a Vec or Mat tile stores (A5 adds its narrow floats).
+constexpr bool tstore_dtype_ok(const profile::Profile& p, DType t)
+{
+    if (p.target == profile::Target::A2A3) return is_base_movable(t);
+    return is_base_movable(t) || is_a5_narrow_float(t);
+}
+
+// Rule LEGAL_GM_ELEMENT_SIZE: a Vec or Mat tile and its global tensor have elements of one size
+// (the bits are moved unchanged).
+constexpr bool element_size_match(DType tile, DType global)
+{
+    return dtype_bits(tile) == dtype_bits(global);
+}
+
+// Rule LEGAL_ACC_OUTPUT_DTYPE: what an accumulator turns into on its way out (TSTORE to global
+// memory, TMOV to Mat or Vec) without quantisation: float stays float or rounds to half / bfloat16,
+// int32 stays int32.
+constexpr bool acc_output_dtype_ok(DType acc, DType out)
+{
+    if (acc == DType::F32) return out == DType::F32 || out == DType::F16 || out == DType::BF16;
+    if (acc == DType::I32) return out == DType::I32;
+    return false;
+}
+
+// Rule LEGAL_TSTORE_ATOMIC: atomic accumulation into global memory of float or int32 on A2/A3, of
+// int32 on A5.
+constexpr bool tstore_atomic_ok(const profile::Profile& p, AtomicType atomic, DType global)
+{
+    if (atomic == AtomicType::AtomicNone) return true;
+    if (atomic != AtomicType::AtomicAdd) return false;
+    if (global == DType::I32) return true;
+    return global == DType::F32 && p.target != profile::Target::A5;
+}
+
+// Rule LEGAL_TSTORE_ACC_SHAPE: an accumulator store moves 1..4095 columns, and at most 8192 rows
+// into an ND tensor or 65535 rows (whole 16-column groups) into an NZ tensor.
+constexpr bool acc_store_shape_ok(Layout global, int rows, int cols)
+{
+    if (cols < 1 || cols > 4095 || rows < 1) return false;
+    if (global == Layout::NZ) return rows <= 65535 && cols % 16 == 0;
+    return rows <= 8192;
+}
+
+// --- layouts between a tile and a global tensor -------------------------------------------------------
+
+// The arrangement of a tile, as the layout pairs name it.
+enum class TileArrangement { ND, DN, NZ, ZN, ZZ, NN };
+
+constexpr TileArrangement arrangement_of(BLayout b, SLayout s)
+{
+    if (s == SLayout::NoneBox) return b == BLayout::RowMajor ? TileArrangement::ND : TileArrangement::DN;
+    if (s == SLayout::RowMajor) return b == BLayout::ColMajor ? TileArrangement::NZ : TileArrangement::ZZ;
+    return b == BLayout::RowMajor ? TileArrangement::ZN : TileArrangement::NN;
+}
+
+// Rule LEGAL_GM_LAYOUT: the (global layout, tile arrangement) pairs a transfer supports. Every
+// location moves ND<->ND, DN<->DN and NZ<->NZ; Mat tiles also convert ND<->NZ and DN<->ZN; an unboxed
+// tile of one row or one column is a vector, both ND and DN; 64-bit elements move only ND<->ND and
+// DN<->DN. An accumulator (always fractal) goes to an ND or an NZ tensor.
+constexpr bool gm_layout_ok(TileType loc, Layout global, BLayout b, SLayout s, int rows, int cols, DType t)
+{
+    const TileArrangement a = arrangement_of(b, s);
+    if (loc == TileType::Acc) return global == Layout::ND || global == Layout::NZ;
+    const bool vector = s == SLayout::NoneBox && (rows == 1 || cols == 1);
+    const bool plain = (global == Layout::ND && a == TileArrangement::ND) ||
+                       (global == Layout::DN && a == TileArrangement::DN) ||
+                       (vector && (global == Layout::ND || global == Layout::DN));
+    if (dtype_bits(t) == 64) return plain;
+    if (plain || (global == Layout::NZ && a == TileArrangement::NZ)) return true;
+    return loc == TileType::Mat &&
+           ((global == Layout::ND && a == TileArrangement::NZ) || (global == Layout::DN && a == TileArrangement::ZN));
+}
+
+// Rule LEGAL_GM_FRACTAL: the ND->NZ and DN->ZN conversions take a 2-D tensor (outer dimensions 0..2
+// of extent 1; DYNAMIC counts as unknown here and is checked at run time) and 512-byte fractals.
+constexpr bool gm_fractal_conversion_ok(Layout global, BLayout b, SLayout s, int fractal_bytes, int64_t dim0,
+                                        int64_t dim1, int64_t dim2)
+{
+    const TileArrangement a = arrangement_of(b, s);
+    const bool converts =
+        (global == Layout::ND && a == TileArrangement::NZ) || (global == Layout::DN && a == TileArrangement::ZN);
+    if (!converts) return true;
+    auto unit = [](int64_t d) { return d == 1 || d == DYNAMIC; };
+    return fractal_bytes == TileConfig::fractalABSize && unit(dim0) && unit(dim1) && unit(dim2);
+}
+
+// Rule LEGAL_TLOAD_STATIC_SHAPE: on A5 a row-major ND->ND load whose shapes are all known at compile
+// time moves the whole tensor: ValidCol == shape[4] and ValidRow == shape[0]*shape[1]*shape[2]*shape[3].
+constexpr bool tload_static_shape_ok(const profile::Profile& p, Layout global, BLayout b, SLayout s, int valid_rows,
+                                     int valid_cols, const int64_t (&shape)[5])
+{
+    if (p.target != profile::Target::A5 || global != Layout::ND || arrangement_of(b, s) != TileArrangement::ND)
+        return true;
+    if (valid_rows == DYNAMIC || valid_cols == DYNAMIC) return true;
+    for (int d = 0; d < 5; ++d) {
+        if (shape[d] == DYNAMIC) return true;
+    }
+    return valid_cols == shape[4] && valid_rows == shape[0] * shape[1] * shape[2] * shape[3];
+}
+
+// Rule RUN_EMPTY_TRANSFER: A2/A3 transfers at least one row and one column.
+constexpr bool transfer_extent_ok(const profile::Profile& p, int valid_rows, int valid_cols)
+{
+    return p.target != profile::Target::A2A3 || (valid_rows > 0 && valid_cols > 0);
+}
+
+// --- TMOV ------------------------------------------------------------------------------------------
+
+// Rule LEGAL_TMOV_LOCATION: the (source, destination) locations TMOV connects.
+// A2/A3: Mat->Left/Right/Bias/Scaling, Vec->Vec, Acc->Mat.
+// A5:    Mat->Left/Right/Bias/Scaling/ScaleLeft/ScaleRight, Vec->Vec/Mat, Acc->Vec/Mat.
+constexpr bool tmov_location_ok(const profile::Profile& p, TileType src, TileType dst)
+{
+    const bool from_mat_common = src == TileType::Mat && (dst == TileType::Left || dst == TileType::Right ||
+                                                          dst == TileType::Bias || dst == TileType::Scaling);
+    const bool a2a3 = from_mat_common || (src == TileType::Vec && dst == TileType::Vec) ||
+                      (src == TileType::Acc && dst == TileType::Mat);
+    const bool a5 = from_mat_common ||
+                    (src == TileType::Mat && (dst == TileType::ScaleLeft || dst == TileType::ScaleRight)) ||
+                    (src == TileType::Vec && (dst == TileType::Vec || dst == TileType::Mat)) ||
+                    (src == TileType::Acc && (dst == TileType::Vec || dst == TileType::Mat));
+    switch (p.target) {
+        case profile::Target::A2A3: return a2a3;
+        case profile::Target::A5: return a5;
+        default: return a2a3 || a5;
+    }
+}
+
+namespace detail {
+// Element types the A5 cube takes from L1 into L0A / L0B.
+constexpr bool a5_cube_operand(DType t)
+{
+    return t == DType::I8 || t == DType::HiF8 || t == DType::F8E5M2 || t == DType::F8E4M3 || t == DType::F16 ||
+           t == DType::BF16 || t == DType::F32 || t == DType::F4E2M1x2 || t == DType::F4E1M2x2;
+}
+
+constexpr bool tmov_dtype_a2a3(TileType src_loc, TileType dst_loc, DType src, DType dst)
+{
+    if (src_loc == TileType::Acc) return acc_output_dtype_ok(src, dst);
+    if (dst_loc == TileType::Bias)
+        return (src == DType::I32 && dst == DType::I32) || (src == DType::F32 && dst == DType::F32) ||
+               (src == DType::F16 && dst == DType::F32);
+    if (dst_loc == TileType::Scaling) return src == DType::U64 && dst == DType::U64;
+    return src == dst && is_base_movable(src);
+}
+
+constexpr bool tmov_dtype_a5(TileType src_loc, TileType dst_loc, DType src, DType dst)
+{
+    if (src_loc == TileType::Acc) return acc_output_dtype_ok(src, dst);
+    if (dst_loc == TileType::Bias)
+        return (src == DType::I32 && dst == DType::I32) || (src == DType::F32 && dst == DType::F32) ||
+               (src == DType::F16 && dst == DType::F32) || (src == DType::BF16 && dst == DType::F32);
+    if (src != dst) return false;
+    if (dst_loc == TileType::ScaleLeft || dst_loc == TileType::ScaleRight) return src == DType::F8E8M0;
+    if (dst_loc == TileType::Left || dst_loc == TileType::Right) return a5_cube_operand(src);
+    return is_whole_byte(src);
+}
+}  // namespace detail
+
+// Rule LEGAL_TMOV_DTYPE: the (source, destination) element types of each TMOV path. A plain move keeps
+// the type; Mat->Bias widens half (and on A5 bfloat16) to float; Acc converts as LEGAL_ACC_OUTPUT_DTYPE.
+constexpr bool tmov_dtype_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, DType src, DType dst)
+{
+    switch (p.target) {
+        case profile::Target::A2A3: return detail::tmov_dtype_a2a3(src_loc, dst_loc, src, dst);
+        case profile::Target::A5: return detail::tmov_dtype_a5(src_loc, dst_loc, src, dst);
+        default:
+            return detail::tmov_dtype_a2a3(src_loc, dst_loc, src, dst) ||
+                   detail::tmov_dtype_a5(src_loc, dst_loc, src, dst);
+    }
+}
+
+// Rule LEGAL_TMOV_SHAPE: on A2/A3 source and destination have the same capacity (Rows and Cols).
+constexpr bool tmov_shape_ok(const profile::Profile& p, int src_rows, int src_cols, int dst_rows, int dst_cols)
+{
+    return p.target != profile::Target::A2A3 || (src_rows == dst_rows && src_cols == dst_cols);
+}
+
+// Rule LEGAL_TMOV_TABLE_ROW: a move into the bias table or the fixpipe buffer takes one source row
+// whose bytes are a multiple of `align` (64 for bias, 128 for scaling): counted on the source row on
+// A2/A3, on the destination row on A5, which also bounds it by the 4 KiB of the buffer.
+constexpr bool tmov_table_row_ok(const profile::Profile& p, int src_rows, int src_cols, int src_bits, int dst_cols,
+                                 int dst_bits, int align)
+{
+    const int64_t src_bytes = int64_t(src_cols) * src_bits / 8;
+    const int64_t dst_bytes = int64_t(dst_cols) * dst_bits / 8;
+    const bool a2a3 = src_bytes % align == 0;
+    const bool a5 = dst_bytes % align == 0 && dst_bytes <= 4096;
+    if (src_rows != 1) return false;
+    switch (p.target) {
+        case profile::Target::A2A3: return a2a3;
+        case profile::Target::A5: return a5;
+        default: return a2a3 || a5;
+    }
+}
+
+constexpr int tmov_table_alignment(TileType dst)
+{
+    return dst == TileType::Scaling ? 128 : 64;
+}
+
+// Rule LEGAL_TMOV_LAYOUT: on A5 the cube reads L1 tiles into L0A / L0B from an Nz, a Zn or a row-major
+// (outer) arrangement only.
+constexpr bool tmov_source_layout_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, BLayout b,
+                                     SLayout s)
+{
+    if (p.target != profile::Target::A5 || src_loc != TileType::Mat) return true;
+    if (dst_loc != TileType::Left && dst_loc != TileType::Right) return true;
+    return b == BLayout::RowMajor || s == SLayout::RowMajor;
+}
+
+// Rule LEGAL_TMOV_MODE (the accumulator-to-vector form of the intrinsic): only for Acc->Vec moves.
+constexpr bool is_acc_to_vec(TileType src_loc, TileType dst_loc)
+{
+    return src_loc == TileType::Acc && dst_loc == TileType::Vec;
+}
+
+// Rule LEGAL_TMOV_MODE: a ReLU pre-mode applies to moves out of an accumulator, and the dual
+// (split) accumulator-to-vector modes to Acc->Vec moves only.
+constexpr bool tmov_mode_ok(TileType src_loc, TileType dst_loc, ReluPreMode relu, AccToVecMode mode)
+{
+    if (relu != ReluPreMode::NoRelu && src_loc != TileType::Acc) return false;
+    const bool dual = mode == AccToVecMode::DualModeSplitM || mode == AccToVecMode::DualModeSplitN;
+    return !dual || is_acc_to_vec(src_loc, dst_loc);
+}
+
+// Rule RUN_TMOV_SPLIT: the dual accumulator-to-vector modes hand each of the two vector cores one half
+// of the valid rows (DualModeSplitM) or columns (DualModeSplitN), so that count is even; A5, the one
+// target with Acc->Vec, also needs a multiple of 32 columns before a column split into 32-bit outputs.
+constexpr bool tmov_split_ok(AccToVecMode mode, int dst_bits, int valid_rows, int valid_cols)
+{
+    if (mode == AccToVecMode::DualModeSplitM) return valid_rows % 2 == 0;
+    if (mode != AccToVecMode::DualModeSplitN) return true;
+    return valid_cols % 2 == 0 && (dst_bits != 32 || valid_cols % 32 == 0);
+}
+
+}  // namespace pto::rules

@@ -1,0 +1,101 @@
+// Legality rules of the element-wise tile-tile arithmetic (TADD, TSUB, TMUL, TDIV), one constexpr
+// predicate per rule. The intrinsics call them in static_assert; the engine calls the same predicates
+// at run time and reports the rule's code.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+
+#include <pto/common/constants.hpp>
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+#include <pto/profile/profile.hpp>
+
+namespace pto::rules {
+
+namespace elementwise {
+
+// A set of element types, one bit per engine::DType.
+class DTypeSet {
+public:
+    constexpr DTypeSet(std::initializer_list<engine::DType> types)
+    {
+        for (engine::DType t : types) bits_ |= bit(t);
+    }
+    constexpr bool contains(engine::DType t) const { return (bits_ & bit(t)) != 0; }
+    constexpr DTypeSet operator|(DTypeSet other) const { return DTypeSet(bits_ | other.bits_); }
+
+private:
+    constexpr explicit DTypeSet(uint32_t bits) : bits_(bits) {}
+    static constexpr uint32_t bit(engine::DType t) { return uint32_t{1} << static_cast<unsigned>(t); }
+    uint32_t bits_ = 0;
+};
+
+// The element types an instruction accepts on each real target. The cpu profile accepts their union,
+// so that a kernel written for either target runs on it.
+struct TargetDTypes {
+    DTypeSet a2a3;
+    DTypeSet a5;
+
+    constexpr DTypeSet on(profile::Target t) const
+    {
+        switch (t) {
+            case profile::Target::A2A3: return a2a3;
+            case profile::Target::A5: return a5;
+            case profile::Target::Cpu: break;
+        }
+        return a2a3 | a5;
+    }
+};
+
+// Each list is the union of what every version of the instruction's page (English and Chinese) and
+// the target backend's own type check accept.
+using enum engine::DType;
+inline constexpr TargetDTypes kTaddDTypes{{F32, F16, I32, I16},
+                                          {F32, F16, BF16, I32, U32, I16, U16, I8, U8, I64, U64}};
+inline constexpr TargetDTypes kTsubDTypes{{F32, F16, I32, I16}, {F32, F16, BF16, I32, U32, I16, U16, I8, U8}};
+inline constexpr TargetDTypes kTmulDTypes{{F32, F16, I32, I16}, {F32, F16, BF16, I32, U32, I16, U16, I8, U8}};
+inline constexpr TargetDTypes kTdivDTypes{{F32, F16}, {F32, F16, I32, U32, I16, U16, I64, U64}};
+
+}  // namespace elementwise
+
+// Rules LEGAL_TADD_DTYPE, LEGAL_TSUB_DTYPE, LEGAL_TMUL_DTYPE, LEGAL_TDIV_DTYPE: the element type is one
+// the profile's target supports for the instruction.
+constexpr bool tadd_dtype_ok(const profile::Profile& p, engine::DType t)
+{
+    return elementwise::kTaddDTypes.on(p.target).contains(t);
+}
+constexpr bool tsub_dtype_ok(const profile::Profile& p, engine::DType t)
+{
+    return elementwise::kTsubDTypes.on(p.target).contains(t);
+}
+constexpr bool tmul_dtype_ok(const profile::Profile& p, engine::DType t)
+{
+    return elementwise::kTmulDTypes.on(p.target).contains(t);
+}
+constexpr bool tdiv_dtype_ok(const profile::Profile& p, engine::DType t)
+{
+    return elementwise::kTdivDTypes.on(p.target).contains(t);
+}
+
+// Rule LEGAL_ELEMWISE_DTYPE: every operand has the destination's element type.
+constexpr bool elementwise_same_dtype(engine::DType dst, engine::DType src) { return dst == src; }
+
+// Rule LEGAL_ELEMWISE_LOCATION: element-wise arithmetic runs on the vector unit, on tiles in UB.
+constexpr bool elementwise_location_ok(TileType loc) { return loc == TileType::Vec; }
+
+// Rule LEGAL_ELEMWISE_LAYOUT: the real targets take unboxed row-major tiles only; the cpu profile
+// takes every layout, including operands whose layouts differ.
+constexpr bool elementwise_layout_ok(const profile::Profile& p, BLayout b, SLayout s)
+{
+    return p.target == profile::Target::Cpu || (b == BLayout::RowMajor && s == SLayout::NoneBox);
+}
+
+// Rule RUN_VALID_SHAPE: a source's valid shape equals the destination's. A DYNAMIC extent is only
+// known at run time, so at compile time it satisfies the rule.
+constexpr bool elementwise_valid_extent_ok(int dst_extent, int src_extent)
+{
+    return dst_extent == DYNAMIC || src_extent == DYNAMIC || dst_extent == src_extent;
+}
+
+}  // namespace pto::rules

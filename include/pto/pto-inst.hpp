@@ -1,0 +1,14 @@
+// The PTO tile instruction set on the CPU: include this from a kernel.
+#pragma once
+
+#include <pto/common/constants.hpp>
+#include <pto/common/event.hpp>
+#include <pto/common/global_tensor.hpp>
+#include <pto/common/kernel.hpp>
+#include <pto/common/tile.hpp>
+#include <pto/common/type.hpp>
+#include <pto/intrinsics/assign.hpp>
+#include <pto/intrinsics/data_movement.hpp>
+#include <pto/intrinsics/elementwise.hpp>
+#include <pto/profile/target.hpp>
+#include <pto/runtime/diagnostic.hpp>

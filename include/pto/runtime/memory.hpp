@@ -1,0 +1,54 @@
+// The simulated memories of a core (UB, L1, L0A, L0B, L0C, bias, fixpipe and scale buffers), sized
+// by the active profile, plus automatic tile storage and the global allocations of the host runtime.
+// Checked mode keeps, for every byte of every simulated memory, whether it has been written.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include <pto/common/type.hpp>
+#include <pto/profile/profile.hpp>
+
+namespace pto::runtime {
+
+// --- execution mode and target -------------------------------------------------------------------
+bool checked();                   // PTO_CHECK=1 in the environment, or set_checked(true)
+void set_checked(bool on);
+profile::Target active_target();  // from the kernels' PTO_TARGET, or set_target() (the CLI)
+void set_target(profile::Target t);
+// Called by every kernel translation unit at static initialisation (see pto/profile/target.hpp).
+bool register_compiled_target(profile::Target target, const char* translation_unit);
+const profile::Profile& active_profile();
+
+// --- cores ---------------------------------------------------------------------------------------
+// Each block of a launch runs on its own simulated core with its own on-chip memories.
+uint32_t block_idx();
+uint32_t block_num();
+uint32_t subblock_idx();
+// Runs body(blockIdx) for every block, each with fresh, poisoned core memories.
+void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx);
+
+// --- tile addresses ------------------------------------------------------------------------------
+// Address of `bytes` bytes at `offset` in the on-chip memory of `loc`. Always range-checked (an
+// out-of-range TASSIGN is RUN_TASSIGN_RANGE, never a wild write); alignment checked in checked mode.
+std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes);
+
+// Storage for a tile that was never TASSIGNed: owned by the tile (shared between its copies).
+std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes);
+
+// --- checked-mode shadow state -------------------------------------------------------------------
+// Marks [p, p+n) as written. No-op in fast mode and for memory the runtime does not own.
+void mark_written(const void* p, std::size_t n);
+// Offset of the first never-written byte in [p, p+n), or -1 if every byte was written (or unknown).
+int64_t first_unwritten(const void* p, std::size_t n);
+
+// --- global memory -------------------------------------------------------------------------------
+// Host-runtime allocations (aclrtMalloc, the CLI's arrays) are registered so that global accesses
+// can be checked against their extent.
+void register_global(const void* base, std::size_t bytes, const char* name);
+void unregister_global(const void* base);
+// Bytes available from p to the end of the registered allocation containing p; -1 if p is not in one.
+int64_t global_bytes_after(const void* p);
+
+}  // namespace pto::runtime

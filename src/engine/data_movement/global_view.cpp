@@ -1,0 +1,167 @@
+#include "engine/data_movement/global_view.hpp"
+
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "engine/data_movement/operand_checks.hpp"
+
+namespace pto::engine::data_movement {
+
+namespace {
+
+// Dimensions that make up the view's rows and its columns, outermost first.
+struct ViewDims {
+    int row_dims[4];
+    int row_count;
+    int col_dims[4];
+    int col_count;
+};
+
+ViewDims dims_of(Layout layout)
+{
+    switch (layout) {
+        case Layout::DN: return {{3}, 1, {0, 1, 2, 4}, 4};
+        case Layout::NZ: return {{2, 3}, 2, {0, 1, 4}, 3};
+        default: return {{0, 1, 2, 3}, 4, {4}, 1};
+    }
+}
+
+// Product of the extents of `dims`; false when it does not fit in 63 bits.
+bool extent_product(const int64_t (&shape)[5], const int* dims, int count, int64_t& out)
+{
+    out = 1;
+    for (int i = 0; i < count; ++i) {
+        if (__builtin_mul_overflow(out, shape[dims[i]], &out)) return false;
+    }
+    return true;
+}
+
+// The largest index the first `n` flattened positions reach in each of `dims` (the last one fastest).
+void spread_max_index(int64_t n, const int64_t (&shape)[5], const int* dims, int count, int64_t (&max_index)[5])
+{
+    int64_t blocks = n;
+    for (int i = count - 1; i >= 0; --i) {
+        const int64_t extent = shape[dims[i]];
+        max_index[dims[i]] = std::min(extent, blocks) - 1;
+        blocks = (blocks + extent - 1) / extent;
+    }
+}
+
+std::string shape_text(const int64_t (&v)[5])
+{
+    std::string s = "(";
+    for (int d = 0; d < 5; ++d)
+        s += (d ? ", " : "") + std::to_string(v[d]);
+    return s + ")";
+}
+
+std::string region_text(int64_t rows, int64_t cols)
+{
+    return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+}  // namespace
+
+GlobalView::GlobalView(const GlobalDesc& g) : data_(g.data), layout_(g.layout)
+{
+    for (int d = 0; d < 5; ++d) {
+        shape_[d] = g.shape[d];
+        stride_[d] = g.stride[d];
+    }
+    const ViewDims dims = dims_of(layout_);
+    extent_product(shape_, dims.row_dims, dims.row_count, rows_);
+    extent_product(shape_, dims.col_dims, dims.col_count, cols_);
+}
+
+int64_t GlobalView::row_offset(int64_t r) const
+{
+    switch (layout_) {
+        case Layout::DN: return r * stride_[3];
+        case Layout::NZ: return (r / shape_[3]) * stride_[2] + (r % shape_[3]) * stride_[3];
+        default: {
+            int64_t offset = (r % shape_[3]) * stride_[3];
+            r /= shape_[3];
+            offset += (r % shape_[2]) * stride_[2];
+            r /= shape_[2];
+            return offset + (r % shape_[1]) * stride_[1] + (r / shape_[1]) * stride_[0];
+        }
+    }
+}
+
+int64_t GlobalView::col_offset(int64_t c) const
+{
+    if (layout_ == Layout::ND) return c * stride_[4];
+    int64_t offset = (c % shape_[4]) * stride_[4];
+    c /= shape_[4];
+    if (layout_ == Layout::DN) {
+        offset += (c % shape_[2]) * stride_[2];
+        c /= shape_[2];
+    }
+    return offset + (c % shape_[1]) * stride_[1] + (c / shape_[1]) * stride_[0];
+}
+
+void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const char* operand)
+{
+    for (int d = 0; d < 5; ++d) {
+        if (g.shape[d] < 1) {
+            runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
+                           "dimension " + std::to_string(d) + " of the global tensor's shape " + shape_text(g.shape) +
+                               " is empty",
+                           "every dimension >= 1", std::to_string(g.shape[d]), ""});
+        }
+        if (g.stride[d] < 0) {
+            runtime::fail(
+                {"RUN_GLOBAL_STRIDE", "", operand,
+                 "stride " + std::to_string(d) + " of the global tensor " + shape_text(g.stride) + " is negative",
+                 "strides >= 0", std::to_string(g.stride[d]), ""});
+        }
+    }
+    const ViewDims dims = dims_of(g.layout);
+    int64_t view_rows = 0, view_cols = 0;
+    if (!extent_product(g.shape, dims.row_dims, dims.row_count, view_rows) ||
+        !extent_product(g.shape, dims.col_dims, dims.col_count, view_cols)) {
+        runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
+                       "the global tensor's shape " + shape_text(g.shape) + " overflows 64-bit extents",
+                       "a representable shape", shape_text(g.shape), ""});
+    }
+    if (rows > view_rows || cols > view_cols) {
+        runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
+                       "the tile's valid region (" + region_text(rows, cols) + ") exceeds the " +
+                           layout_name(g.layout) + " view (" + region_text(view_rows, view_cols) +
+                           ") of the global tensor of shape " + shape_text(g.shape),
+                       "at most " + region_text(view_rows, view_cols), region_text(rows, cols), ""});
+    }
+    if (rows == 0 || cols == 0) return;
+    if (!g.data) {
+        runtime::fail({"RUN_NULL_POINTER", "", operand, "the global tensor's pointer is null", "a global address",
+                       "nullptr", ""});
+    }
+
+    int64_t max_index[5] = {0, 0, 0, 0, 0};
+    spread_max_index(rows, g.shape, dims.row_dims, dims.row_count, max_index);
+    spread_max_index(cols, g.shape, dims.col_dims, dims.col_count, max_index);
+    int64_t farthest = 0;  // element offset of the farthest element touched
+    for (int d = 0; d < 5; ++d) {
+        int64_t term = 0;
+        if (__builtin_mul_overflow(max_index[d], g.stride[d], &term) ||
+            __builtin_add_overflow(farthest, term, &farthest)) {
+            runtime::fail({"RUN_GLOBAL_STRIDE", "", operand,
+                           "the strides " + shape_text(g.stride) + " reach past any addressable byte", "", "", ""});
+        }
+    }
+    const int64_t element_bytes = (dtype_bits(g.dtype) + 7) / 8;
+    const int64_t end = (farthest + 1) * element_bytes;  // one past the farthest byte touched
+    const int64_t available = runtime::global_bytes_after(g.data);
+    if (available >= 0 && end > available) {
+        runtime::fail({"RUN_GLOBAL_OOB", "", operand,
+                       "the transfer's farthest byte is at offset " + std::to_string(end - 1) +
+                           " from the tensor's pointer, past the end of its allocation (" + std::to_string(available) +
+                           " bytes from the pointer)",
+                       "byte offsets < " + std::to_string(available), std::to_string(end - 1), ""});
+    }
+}
+
+}  // namespace pto::engine::data_movement

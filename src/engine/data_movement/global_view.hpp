@@ -1,0 +1,61 @@
+// The 2-D view a TLOAD or TSTORE has of a 5-D global tensor, and the checks that keep every global
+// access inside the tensor and inside its allocation.
+//
+// A tensor of shape (s0, s1, s2, s3, s4) is seen as a matrix:
+//   ND: rows = s0*s1*s2*s3, cols = s4        (row r splits into indices of dims 0..3, dim 3 fastest)
+//   DN: rows = s3,          cols = s0*s1*s2*s4 (column c splits into indices of dims 0, 1, 2, 4)
+//   NZ: rows = s2*s3,       cols = s0*s1*s4    (row r into dims 2, 3; column c into dims 0, 1, 4)
+#pragma once
+
+#include <cstdint>
+
+#include <pto/engine/descriptor.hpp>
+
+#include "engine/data_movement/region_walk.hpp"
+
+namespace pto::engine::data_movement {
+
+class GlobalView {
+public:
+    // Requires a validated tensor (check_global_access).
+    explicit GlobalView(const GlobalDesc& g);
+
+    std::byte* base() const { return data_; }
+    int64_t rows() const { return rows_; }
+    int64_t cols() const { return cols_; }
+
+    int64_t offset(int64_t r, int64_t c) const { return row_offset(r) + col_offset(c); }
+
+    Stretch stretch(int64_t r, int64_t c, Axis axis, int64_t remaining) const
+    {
+        const int64_t at = offset(r, c);
+        if (axis == Axis::Cols) {
+            if (layout_ == Layout::ND) return {at, stride_[4], remaining};
+            return {at, stride_[4], std::min(remaining, shape_[4] - c % shape_[4])};
+        }
+        if (layout_ == Layout::DN) return {at, stride_[3], remaining};
+        return {at, stride_[3], std::min(remaining, shape_[3] - r % shape_[3])};
+    }
+
+private:
+    int64_t row_offset(int64_t r) const;
+    int64_t col_offset(int64_t c) const;
+
+    std::byte* data_;
+    Layout layout_;
+    int64_t shape_[5];
+    int64_t stride_[5];
+    int64_t rows_ = 0;
+    int64_t cols_ = 0;
+};
+
+// Validates `g` for a transfer of rows x cols elements (the tile's valid region) and fails with
+//   RUN_GLOBAL_SHAPE  a dimension below 1, or the region larger than the tensor's 2-D view,
+//   RUN_GLOBAL_STRIDE a negative stride,
+//   RUN_NULL_POINTER  a null tensor pointer,
+//   RUN_GLOBAL_OOB    the farthest byte touched past the end of the registered allocation holding the
+//                     pointer (tensors outside any registered allocation are checked against their shape only).
+// `operand` names the tensor in diagnostics.
+void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const char* operand);
+
+}  // namespace pto::engine::data_movement

@@ -1,0 +1,98 @@
+// TLOAD: global tensor -> Vec / Mat tile.
+#include <pto/engine/access.hpp>
+#include <pto/engine/ops/data_movement.hpp>
+#include <pto/profile/rules_data_movement.hpp>
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include "engine/data_movement/global_view.hpp"
+#include "engine/data_movement/operand_checks.hpp"
+#include "engine/data_movement/pad_value.hpp"
+#include "engine/data_movement/stretch_kernels.hpp"
+
+namespace pto::engine {
+
+namespace dm = data_movement;
+
+namespace {
+
+void check_tload_rules(const TileDesc& dst, const GlobalDesc& src)
+{
+    const auto& profile = runtime::active_profile();
+    if (!rules::tload_location_ok(dst.loc)) {
+        dm::fail_rule("LEGAL_TLOAD_LOCATION", "dst", "TLOAD cannot load into a " + dm::location_name(dst.loc) + " tile",
+                      "a Vec or Mat tile", dm::location_name(dst.loc));
+    }
+    if (!rules::tload_dtype_ok(profile, dst.dtype)) {
+        dm::fail_rule("LEGAL_TLOAD_DTYPE", "dst",
+                      "TLOAD does not load " + std::string(dtype_name(dst.dtype)) + " tiles",
+                      "a supported element type", std::string(dtype_name(dst.dtype)));
+    }
+    if (!rules::element_size_match(dst.dtype, src.dtype)) {
+        dm::fail_rule("LEGAL_GM_ELEMENT_SIZE", "src",
+                      "the tile's element type " + std::string(dtype_name(dst.dtype)) + " and the global tensor's " +
+                          std::string(dtype_name(src.dtype)) + " differ in size",
+                      std::to_string(dst.element_bits()) + "-bit elements",
+                      std::to_string(dtype_bits(src.dtype)) + "-bit elements");
+    }
+    if (!rules::gm_layout_ok(dst.loc, src.layout, dst.blayout, dst.slayout, dst.rows, dst.cols, dst.dtype)) {
+        dm::fail_rule("LEGAL_GM_LAYOUT", "src",
+                      "TLOAD cannot move a " + dm::layout_name(src.layout) + " global tensor into a " +
+                          dm::arrangement_name(dst) + " " + dm::location_name(dst.loc) + " tile",
+                      "a supported layout pair", dm::layout_name(src.layout) + " -> " + dm::arrangement_name(dst));
+    }
+    if (!rules::gm_fractal_conversion_ok(src.layout, dst.blayout, dst.slayout, dst.fractal_bytes, src.shape[0],
+                                         src.shape[1], src.shape[2])) {
+        dm::fail_rule(
+            "LEGAL_GM_FRACTAL", "src",
+            "a layout-converting load takes a 2-D tensor (dimensions 0..2 of extent 1) into 512-byte fractals",
+            "shape (1, 1, 1, R, C) and fractal 512",
+            "dimensions " + std::to_string(src.shape[0]) + ", " + std::to_string(src.shape[1]) + ", " +
+                std::to_string(src.shape[2]) + " and fractal " + std::to_string(dst.fractal_bytes));
+    }
+    if (!rules::tload_pad_ok(profile, dst.dtype, dst.pad)) {
+        dm::fail_rule("LEGAL_TLOAD_PAD", "dst", "64-bit integer tiles pad only with Null or Zero", "Null or Zero",
+                      "another pad value");
+    }
+    if (!rules::transfer_extent_ok(profile, dst.valid_rows, dst.valid_cols)) {
+        runtime::fail({"RUN_EMPTY_TRANSFER", "", "dst", "the tile's valid region is empty", "at least 1 x 1",
+                       std::to_string(dst.valid_rows) + " x " + std::to_string(dst.valid_cols), ""});
+    }
+}
+
+template <typename Unit>
+void load_region(const TileDesc& dst, const dm::GlobalView& view)
+{
+    const dm::TileOperand tile{dst};
+    dm::move_region<dm::CopyBits<Unit>>(tile, view, dst.valid_rows, dst.valid_cols, tile.contiguous_axis());
+}
+
+}  // namespace
+
+void tload(const TileDesc& dst, const GlobalDesc& src)
+{
+    runtime::InstructionScope scope("TLOAD");
+    dm::check_tile(dst, "dst");
+    check_tload_rules(dst, src);
+    dm::check_global_access(src, dst.valid_rows, dst.valid_cols, "src");
+
+    const bool pads = dst.pad != PadValue::Null;
+    if (pads && (dst.valid_rows < dst.rows || dst.valid_cols < dst.cols))
+        dm::fill_tile(dst, dm::pad_bits(dst.dtype, dst.pad));
+
+    const dm::GlobalView view(src);
+    switch (dst.element_bits()) {
+        case 8: load_region<uint8_t>(dst, view); break;
+        case 16: load_region<uint16_t>(dst, view); break;
+        case 32: load_region<uint32_t>(dst, view); break;
+        default: load_region<uint64_t>(dst, view); break;
+    }
+
+    if (pads) {
+        mark_written(dst, dst.rows, dst.cols);
+    } else {
+        mark_written(dst);
+    }
+}
+
+}  // namespace pto::engine

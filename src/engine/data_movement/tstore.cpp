@@ -1,0 +1,144 @@
+// TSTORE: Vec / Mat / Acc tile -> global tensor, plain or atomically accumulated.
+#include <pto/common/numeric.hpp>
+#include <pto/engine/access.hpp>
+#include <pto/engine/ops/data_movement.hpp>
+#include <pto/profile/rules_data_movement.hpp>
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include "engine/data_movement/global_view.hpp"
+#include "engine/data_movement/operand_checks.hpp"
+#include "engine/data_movement/stretch_kernels.hpp"
+
+namespace pto::engine {
+
+namespace dm = data_movement;
+
+namespace {
+
+std::string name_of(DType t)
+{
+    return std::string(dtype_name(t));
+}
+
+void check_tstore_rules(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
+{
+    const auto& profile = runtime::active_profile();
+    if (!rules::tstore_location_ok(profile, src.loc)) {
+        dm::fail_rule("LEGAL_TSTORE_LOCATION", "src",
+                      "TSTORE cannot store from a " + dm::location_name(src.loc) + " tile",
+                      profile.target == profile::Target::A5 ? "a Vec or Acc tile" : "a Vec, Mat or Acc tile",
+                      dm::location_name(src.loc));
+    }
+    if (src.loc == TileType::Acc) {
+        if (!rules::acc_output_dtype_ok(src.dtype, dst.dtype)) {
+            dm::fail_rule("LEGAL_ACC_OUTPUT_DTYPE", "dst",
+                          "an accumulator of " + name_of(src.dtype) + " cannot be stored as " + name_of(dst.dtype),
+                          "f32 -> f32/f16/bf16 or i32 -> i32", name_of(src.dtype) + " -> " + name_of(dst.dtype));
+        }
+        if (!rules::acc_store_shape_ok(dst.layout, src.rows, src.cols)) {
+            dm::fail_rule("LEGAL_TSTORE_ACC_SHAPE", "src",
+                          "an accumulator store into an " + dm::layout_name(dst.layout) +
+                              " tensor takes 1..4095 columns and at most 8192 (ND) or 65535 (NZ, columns a multiple "
+                              "of 16) rows",
+                          "a supported accumulator shape", std::to_string(src.rows) + " x " + std::to_string(src.cols));
+        }
+    } else {
+        if (!rules::tstore_dtype_ok(profile, src.dtype)) {
+            dm::fail_rule("LEGAL_TSTORE_DTYPE", "src", "TSTORE does not store " + name_of(src.dtype) + " tiles",
+                          "a supported element type", name_of(src.dtype));
+        }
+        if (!rules::element_size_match(src.dtype, dst.dtype)) {
+            dm::fail_rule("LEGAL_GM_ELEMENT_SIZE", "dst",
+                          "the tile's element type " + name_of(src.dtype) + " and the global tensor's " +
+                              name_of(dst.dtype) + " differ in size",
+                          std::to_string(src.element_bits()) + "-bit elements",
+                          std::to_string(dtype_bits(dst.dtype)) + "-bit elements");
+        }
+    }
+    if (!rules::gm_layout_ok(src.loc, dst.layout, src.blayout, src.slayout, src.rows, src.cols, src.dtype)) {
+        dm::fail_rule("LEGAL_GM_LAYOUT", "dst",
+                      "TSTORE cannot move a " + dm::arrangement_name(src) + " " + dm::location_name(src.loc) +
+                          " tile into a " + dm::layout_name(dst.layout) + " global tensor",
+                      "a supported layout pair", dm::arrangement_name(src) + " -> " + dm::layout_name(dst.layout));
+    }
+    if (src.loc != TileType::Acc &&
+        !rules::gm_fractal_conversion_ok(dst.layout, src.blayout, src.slayout, src.fractal_bytes, dst.shape[0],
+                                         dst.shape[1], dst.shape[2])) {
+        dm::fail_rule(
+            "LEGAL_GM_FRACTAL", "dst",
+            "a layout-converting store writes a 2-D tensor (dimensions 0..2 of extent 1) from 512-byte fractals",
+            "shape (1, 1, 1, R, C) and fractal 512",
+            "dimensions " + std::to_string(dst.shape[0]) + ", " + std::to_string(dst.shape[1]) + ", " +
+                std::to_string(dst.shape[2]) + " and fractal " + std::to_string(src.fractal_bytes));
+    }
+    if (!rules::tstore_atomic_ok(profile, atomic, dst.dtype)) {
+        dm::fail_rule("LEGAL_TSTORE_ATOMIC", "dst",
+                      "atomic accumulation into a " + name_of(dst.dtype) + " global tensor is not supported",
+                      profile.target == profile::Target::A5 ? "AtomicAdd into i32" : "AtomicAdd into f32 or i32",
+                      name_of(dst.dtype));
+    }
+    if (!rules::transfer_extent_ok(profile, src.valid_rows, src.valid_cols)) {
+        runtime::fail({"RUN_EMPTY_TRANSFER", "", "src", "the tile's valid region is empty", "at least 1 x 1",
+                       std::to_string(src.valid_rows) + " x " + std::to_string(src.valid_cols), ""});
+    }
+}
+
+template <typename Kernel>
+void store_region(const dm::GlobalView& view, const TileDesc& src)
+{
+    const dm::TileOperand tile{src};
+    dm::move_region<Kernel>(view, tile, src.valid_rows, src.valid_cols, tile.contiguous_axis());
+}
+
+// Vec / Mat tiles: bits unchanged, or added as the tensor's element type.
+void store_plain(const dm::GlobalView& view, const TileDesc& src, DType global, bool accumulate)
+{
+    if (accumulate) {
+        if (global == DType::F32) return store_region<dm::AccumulateElements<float, float, false>>(view, src);
+        return store_region<dm::AccumulateElements<int32_t, int32_t, false>>(view, src);
+    }
+    switch (src.element_bits()) {
+        case 8: return store_region<dm::CopyBits<uint8_t>>(view, src);
+        case 16: return store_region<dm::CopyBits<uint16_t>>(view, src);
+        case 32: return store_region<dm::CopyBits<uint32_t>>(view, src);
+        default: return store_region<dm::CopyBits<uint64_t>>(view, src);
+    }
+}
+
+// Acc tiles: f32 -> f32 / f16 / bf16, i32 -> i32.
+void store_accumulator(const dm::GlobalView& view, const TileDesc& src, DType global, bool accumulate)
+{
+    if (src.dtype == DType::I32) {
+        if (accumulate) return store_region<dm::AccumulateElements<int32_t, int32_t, false>>(view, src);
+        return store_region<dm::CopyBits<uint32_t>>(view, src);
+    }
+    switch (global) {
+        case DType::F16: return store_region<dm::ConvertElements<float, half, false>>(view, src);
+        case DType::BF16: return store_region<dm::ConvertElements<float, bfloat16_t, false>>(view, src);
+        default:
+            if (accumulate) return store_region<dm::AccumulateElements<float, float, false>>(view, src);
+            return store_region<dm::CopyBits<uint32_t>>(view, src);
+    }
+}
+
+}  // namespace
+
+void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
+{
+    runtime::InstructionScope scope("TSTORE");
+    dm::check_tile(src, "src");
+    check_tstore_rules(dst, src, atomic);
+    dm::check_global_access(dst, src.valid_rows, src.valid_cols, "dst");
+    require_written(src, "src");
+
+    const dm::GlobalView view(dst);
+    const bool accumulate = atomic == AtomicType::AtomicAdd;
+    if (src.loc == TileType::Acc) {
+        store_accumulator(view, src, dst.dtype, accumulate);
+    } else {
+        store_plain(view, src, dst.dtype, accumulate);
+    }
+}
+
+}  // namespace pto::engine

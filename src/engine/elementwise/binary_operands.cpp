@@ -1,0 +1,161 @@
+#include "engine/elementwise/binary_operands.hpp"
+
+#include <pto/profile/rules_elementwise.hpp>
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace pto::engine::elementwise {
+
+namespace {
+
+struct Operand {
+    const TileDesc& tile;
+    const char* name;
+};
+
+std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+const char* tile_type_name(TileType loc)
+{
+    switch (loc) {
+        case TileType::Vec: return "Vec";
+        case TileType::Mat: return "Mat";
+        case TileType::Left: return "Left";
+        case TileType::Right: return "Right";
+        case TileType::Acc: return "Acc";
+        case TileType::Bias: return "Bias";
+        case TileType::Scaling: return "Scaling";
+        case TileType::ScaleLeft: return "ScaleLeft";
+        case TileType::ScaleRight: return "ScaleRight";
+        case TileType::Ctrl: return "Ctrl";
+    }
+    return "?";
+}
+
+std::string layout_text(const TileDesc& t)
+{
+    std::string text = t.blayout == BLayout::RowMajor ? "row-major" : "col-major";
+    if (t.boxed()) text += t.slayout == SLayout::RowMajor ? " with row-major boxes" : " with col-major boxes";
+    return text;
+}
+
+std::string allowed_dtypes(const BinaryRules& rules, const profile::Profile& prof)
+{
+    std::string list;
+    for (int i = 0; i < kDTypeCount; ++i) {
+        const auto t = static_cast<DType>(i);
+        if (!rules.dtype_ok(prof, t)) continue;
+        if (!list.empty()) list += ", ";
+        list += dtype_name(t);
+    }
+    return "one of " + list;
+}
+
+bool shares_bytes(const TileDesc& a, const TileDesc& b)
+{
+    const auto a_begin = reinterpret_cast<uintptr_t>(a.data), b_begin = reinterpret_cast<uintptr_t>(b.data);
+    return a_begin < b_begin + static_cast<uintptr_t>(b.bytes()) && b_begin < a_begin + static_cast<uintptr_t>(a.bytes());
+}
+
+}  // namespace
+
+void check_binary_operands(const BinaryRules& rules, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
+{
+    const Operand operands[] = {{dst, "dst"}, {src0, "src0"}, {src1, "src1"}};
+    const Operand sources[] = {{src0, "src0"}, {src1, "src1"}};
+
+    // Descriptors from the PTO-AS interpreter have not been through Tile's own checks.
+    for (const Operand& op : operands) {
+        const TileDesc& t = op.tile;
+        if (t.valid_rows < 0 || t.valid_rows > t.rows || t.valid_cols < 0 || t.valid_cols > t.cols) {
+            runtime::fail({"RUN_VALID_SHAPE", "", op.name, "valid region exceeds the tile's capacity",
+                           "at most " + shape_text(t.rows, t.cols), shape_text(t.valid_rows, t.valid_cols), ""});
+        }
+    }
+    for (const Operand& src : sources) {
+        if (!rules::elementwise_same_dtype(dst.dtype, src.tile.dtype)) {
+            runtime::fail({"LEGAL_ELEMWISE_DTYPE", "", src.name, "element type differs from dst's",
+                           std::string(dtype_name(dst.dtype)), std::string(dtype_name(src.tile.dtype)), ""});
+        }
+    }
+    const profile::Profile& prof = runtime::active_profile();
+    if (!rules.dtype_ok(prof, dst.dtype)) {
+        runtime::fail({rules.dtype_code, "", "dst",
+                       "element type " + std::string(dtype_name(dst.dtype)) + " is not supported on the " +
+                           std::string(prof.name) + " profile",
+                       allowed_dtypes(rules, prof), std::string(dtype_name(dst.dtype)), ""});
+    }
+    for (const Operand& op : operands) {
+        if (!rules::elementwise_location_ok(op.tile.loc)) {
+            runtime::fail({"LEGAL_ELEMWISE_LOCATION", "", op.name,
+                           "element-wise arithmetic takes tiles in UB only",
+                           "a Vec tile (UB)",
+                           "a " + std::string(tile_type_name(op.tile.loc)) + " tile (" +
+                               std::string(profile::memory_name(op.tile.loc)) + ")",
+                           ""});
+        }
+    }
+    for (const Operand& op : operands) {
+        if (!rules::elementwise_layout_ok(prof, op.tile.blayout, op.tile.slayout)) {
+            runtime::fail({"LEGAL_ELEMWISE_LAYOUT", "", op.name,
+                           "tile layout is not supported on the " + std::string(prof.name) + " profile",
+                           "row-major, unboxed", layout_text(op.tile), ""});
+        }
+    }
+    for (const Operand& src : sources) {
+        if (!rules::elementwise_valid_extent_ok(dst.valid_rows, src.tile.valid_rows) ||
+            !rules::elementwise_valid_extent_ok(dst.valid_cols, src.tile.valid_cols)) {
+            runtime::fail({"RUN_VALID_SHAPE", "", src.name, "valid shape differs from dst's",
+                           shape_text(dst.valid_rows, dst.valid_cols),
+                           shape_text(src.tile.valid_rows, src.tile.valid_cols), ""});
+        }
+    }
+}
+
+void fail_no_kernel(const BinaryRules& rules, DType dtype)
+{
+    runtime::fail({rules.dtype_code, "", "dst",
+                   "the engine has no kernel for element type " + std::string(dtype_name(dtype)), "", "", ""});
+}
+
+bool same_mapping(const TileDesc& a, const TileDesc& b)
+{
+    if (a.data != b.data || a.element_bits() != b.element_bits() || a.blayout != b.blayout || a.slayout != b.slayout) {
+        return false;
+    }
+    if (a.boxed()) return a.rows == b.rows && a.cols == b.cols && a.fractal_bytes == b.fractal_bytes;
+    return a.blayout == BLayout::RowMajor ? a.cols == b.cols : a.rows == b.rows;  // the line stride
+}
+
+TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot)
+{
+    if (same_mapping(src, dst) || !shares_bytes(src, dst)) return src;
+
+    // The copy takes dst's line direction, so that the kernel's contiguous fast path still applies.
+    TileDesc copy = src;
+    copy.rows = src.valid_rows;
+    copy.cols = src.valid_cols;
+    copy.slayout = SLayout::NoneBox;
+    copy.blayout = !dst.boxed() && dst.blayout == BLayout::ColMajor ? BLayout::ColMajor : BLayout::RowMajor;
+
+    thread_local std::vector<std::byte> buffers[2];
+    std::vector<std::byte>& buffer = buffers[slot];
+    if (buffer.size() < static_cast<std::size_t>(copy.bytes())) buffer.resize(static_cast<std::size_t>(copy.bytes()));
+    copy.data = buffer.data();
+
+    const int64_t element_bytes = src.element_bits() / 8;
+    for (int r = 0; r < src.valid_rows; ++r) {
+        for (int c = 0; c < src.valid_cols; ++c) {
+            std::memcpy(copy.data + copy.offset(r, c) * element_bytes, src.data + src.offset(r, c) * element_bytes,
+                        static_cast<std::size_t>(element_bytes));
+        }
+    }
+    return copy;
+}
+
+}  // namespace pto::engine::elementwise

@@ -1,0 +1,71 @@
+#include <pto/runtime/diagnostic.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+namespace pto {
+
+std::string Diagnostic::format() const
+{
+    std::string out;
+    if (!location.empty()) out += location + ": ";
+    out += "error[" + code + "]: ";
+    if (!instruction.empty()) out += instruction + (operand.empty() ? ": " : " ");
+    if (!operand.empty()) out += operand + ": ";
+    out += message;
+    if (!expected.empty() || !actual.empty()) out += " \xE2\x80\x94 expected " + expected + ", got " + actual;
+    return out;
+}
+
+SimError::SimError(Diagnostic d) : std::runtime_error(d.format()), diag_(std::move(d)) {}
+
+namespace runtime {
+
+namespace {
+// A kernel binary that lets a SimError escape gets the diagnostic and exit status 1, not an abort.
+[[noreturn]] void terminate_with_diagnostic()
+{
+    if (auto current = std::current_exception()) {
+        try {
+            std::rethrow_exception(current);
+        } catch (const SimError& e) {
+            std::fprintf(stderr, "ptosim: %s\n", e.what());
+            std::fflush(stderr);
+            std::_Exit(1);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "ptosim: internal error: %s\n", e.what());
+        } catch (...) {
+        }
+    }
+    std::fflush(stderr);
+    std::abort();
+}
+
+const bool kHandlerInstalled = (std::set_terminate(terminate_with_diagnostic), true);
+}  // namespace
+
+[[noreturn]] void fail(Diagnostic d)
+{
+    (void)kHandlerInstalled;
+    if (d.instruction.empty()) {
+        if (const char* instr = current_instruction()) d.instruction = instr;
+    }
+    throw SimError(std::move(d));
+}
+
+}  // namespace runtime
+}  // namespace pto
+
+namespace pto::runtime {
+
+namespace {
+thread_local const char* t_instruction = nullptr;
+}
+
+const char* current_instruction() { return t_instruction; }
+
+InstructionScope::InstructionScope(const char* name) : previous_(t_instruction) { t_instruction = name; }
+InstructionScope::~InstructionScope() { t_instruction = previous_; }
+
+}  // namespace pto::runtime

@@ -1,0 +1,126 @@
+// The memory model: TASSIGN into per-core memories sized by the profile, aliasing, automatic storage.
+#include <pto/pto-inst.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace pto;
+
+namespace {
+
+struct TargetGuard {
+    explicit TargetGuard(profile::Target t) { runtime::set_target(t); }
+    ~TargetGuard() { runtime::set_target(profile::Target::Cpu); }
+};
+
+template <typename F>
+std::string code_of(F&& f)
+{
+    try {
+        f();
+    } catch (const SimError& e) {
+        return e.diagnostic().code;
+    }
+    return "no error";
+}
+
+using VecF = Tile<TileType::Vec, float, 8, 64>;
+
+}  // namespace
+
+TEST(MemoryModel, TassignPointsIntoTheCoresUnifiedBuffer)
+{
+    VecF a, b;
+    TASSIGN(a, 0x0);
+    TASSIGN(b, 0x800);
+    EXPECT_EQ(reinterpret_cast<std::byte*>(b.data()) - reinterpret_cast<std::byte*>(a.data()), 0x800);
+}
+
+TEST(MemoryModel, AliasedTilesShareBytes)
+{
+    VecF a;
+    Tile<TileType::Vec, int32_t, 8, 64> same;
+    Tile<TileType::Vec, uint8_t, 4, 32> tail;
+    TASSIGN(a, 0x1000);
+    TASSIGN(same, 0x1000);
+    TASSIGN(tail, 0x1000 + 4 * 64);
+    for (int i = 0; i < 8 * 64; ++i) a.data()[i] = 1.5f * i - 7.0f;
+    for (int i = 0; i < 8 * 64; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, &a.data()[i], 4);
+        ASSERT_EQ(static_cast<uint32_t>(same.data()[i]), bits);
+    }
+    // Writing through one view is seen through the other.
+    same.data()[3] = 0x3f800000;  // 1.0f
+    EXPECT_EQ(a.data()[3], 1.0f);
+    uint8_t expected[4];
+    std::memcpy(expected, &a.data()[64], 4);
+    EXPECT_EQ(std::memcmp(tail.data(), expected, 4), 0);
+}
+
+TEST(MemoryModel, TileWithoutTassignGetsItsOwnStorage)
+{
+    VecF a, b;
+    ASSERT_NE(a.data(), nullptr);
+    ASSERT_NE(b.data(), nullptr);
+    EXPECT_NE(a.data(), b.data());
+    for (int i = 0; i < VecF::Numel; ++i) a.data()[i] = float(i);
+    VecF copy = a;  // copies of a tile view the same storage
+    EXPECT_EQ(copy.data(), a.data());
+    EXPECT_EQ(copy.data()[17], 17.0f);
+}
+
+TEST(MemoryModel, TassignPastTheEndIsAnErrorInFastModeToo)
+{
+    runtime::set_checked(false);
+    VecF t;  // 2 KiB
+    EXPECT_EQ(code_of([&] { TASSIGN(t, 256 * 1024 - 1024); }), "RUN_TASSIGN_RANGE");
+    EXPECT_EQ(code_of([&] { TASSIGN(t, 256 * 1024 - 2048); }), "no error");
+}
+
+TEST(MemoryModel, CapacitiesFollowTheProfile)
+{
+    VecF t;  // 2 KiB
+    {
+        TargetGuard a2(profile::Target::A2A3);
+        EXPECT_EQ(code_of([&] { TASSIGN(t, 192 * 1024 - 2048); }), "no error");
+        EXPECT_EQ(code_of([&] { TASSIGN(t, 192 * 1024 - 1024); }), "RUN_TASSIGN_RANGE");
+        Tile<TileType::Acc, float, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 1024> acc;  // 1 KiB
+        EXPECT_EQ(code_of([&] { TASSIGN(acc, 128 * 1024 - 1024); }), "no error");
+        EXPECT_EQ(code_of([&] { TASSIGN(acc, 128 * 1024); }), "RUN_TASSIGN_RANGE");
+        Tile<TileType::ScaleLeft, uint8_t, 16, 32, BLayout::RowMajor, 16, 32, SLayout::RowMajor, 32> scale;
+        EXPECT_EQ(code_of([&] { TASSIGN(scale, 0); }), "RUN_TASSIGN_LOCATION");
+    }
+    {
+        TargetGuard a5(profile::Target::A5);
+        EXPECT_EQ(code_of([&] { TASSIGN(t, 256 * 1024 - 2048); }), "no error");
+        Tile<TileType::Acc, float, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 1024> acc;
+        EXPECT_EQ(code_of([&] { TASSIGN(acc, 256 * 1024 - 1024); }), "no error");
+    }
+}
+
+TEST(MemoryModel, MisalignedTassignIsReportedInCheckedMode)
+{
+    VecF t;
+    runtime::set_checked(true);
+    EXPECT_EQ(code_of([&] { TASSIGN(t, 0x104); }), "RUN_TASSIGN_ALIGN");
+    runtime::set_checked(false);
+    EXPECT_EQ(code_of([&] { TASSIGN(t, 0x104); }), "no error");
+}
+
+TEST(MemoryModel, EachBlockOfALaunchHasItsOwnCore)
+{
+    std::vector<uintptr_t> seen(3);
+    std::vector<int64_t> idx(3, -1);
+    sim::launch(3, [&] {
+        VecF t;
+        TASSIGN(t, 0);
+        t.data()[0] = float(get_block_idx());
+        seen[get_block_idx()] = reinterpret_cast<uintptr_t>(t.data());
+        idx[get_block_idx()] = get_block_idx() + 10 * get_block_num();
+    });
+    EXPECT_EQ(idx, (std::vector<int64_t>{30, 31, 32}));
+    EXPECT_EQ(get_block_idx(), 0);
+    EXPECT_EQ(get_block_num(), 1);
+}

@@ -1,0 +1,387 @@
+// TSTORE against the reference model: every element type and layout pair, padded 5-D tensors, partial
+// valid regions (nothing outside them written), atomic accumulation, accumulator conversion; and each
+// illegal case.
+#include "reference.hpp"
+
+#include <acl/acl.h>
+
+#include <limits>
+
+using namespace pto;
+using namespace dmtest;
+using engine::GlobalDesc;
+using engine::TileDesc;
+
+namespace {
+
+int pick(std::mt19937& rng, int lo, int hi)
+{
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+}
+
+struct Pairing {
+    Layout global;
+    TileType loc;
+    BLayout b;
+    SLayout s;
+};
+
+const Pairing kPairings[] = {
+    {Layout::ND, TileType::Vec, BLayout::RowMajor, SLayout::NoneBox},
+    {Layout::DN, TileType::Vec, BLayout::ColMajor, SLayout::NoneBox},
+    {Layout::NZ, TileType::Vec, BLayout::ColMajor, SLayout::RowMajor},
+    {Layout::ND, TileType::Mat, BLayout::RowMajor, SLayout::NoneBox},
+    {Layout::NZ, TileType::Mat, BLayout::ColMajor, SLayout::RowMajor},
+    {Layout::ND, TileType::Mat, BLayout::ColMajor, SLayout::RowMajor},  // Nz -> ND
+    {Layout::DN, TileType::Mat, BLayout::RowMajor, SLayout::ColMajor},  // Zn -> DN
+};
+
+bool two_d_only(const Pairing& p)
+{
+    return p.s != SLayout::NoneBox && p.global != Layout::NZ;
+}
+
+// The types TSTORE takes from Vec / Mat tiles on the cpu profile.
+std::vector<DType> storable_types()
+{
+    std::vector<DType> out;
+    for (DType t : movable_types()) {
+        if (rules::tstore_dtype_ok(profile::kCpu, t)) out.push_back(t);
+    }
+    return out;
+}
+
+void check_random_store(std::mt19937& rng, DType t, const Pairing& p)
+{
+    TileDesc tile;
+    tile.dtype = t;
+    tile.loc = p.loc;
+    tile.blayout = p.b;
+    tile.slayout = p.s;
+    int br, bc;
+    box_shape(p.s, 512, tile.element_bits(), br, bc);
+    const int line = 32 / bytes_of(t);
+    if (p.s != SLayout::NoneBox) {
+        tile.rows = br * pick(rng, 1, 2);
+        tile.cols = bc * pick(rng, 1, 2);
+    } else if (p.b == BLayout::RowMajor) {
+        tile.rows = pick(rng, 1, 10);
+        tile.cols = line * pick(rng, 1, 3);
+    } else {
+        tile.rows = line * pick(rng, 1, 3);
+        tile.cols = pick(rng, 1, 10);
+    }
+    tile.valid_rows = pick(rng, 1, tile.rows);
+    tile.valid_cols = pick(rng, 1, tile.cols);
+    std::vector<std::byte> storage = random_bytes(size_t(tile.rows) * tile.cols * bytes_of(t), rng);
+    tile.data = storage.data();
+
+    Global g;
+    g.layout = p.global;
+    const bool flat = two_d_only(p);
+    for (int d = 0; d < 3; ++d)
+        g.shape[d] = flat ? 1 : pick(rng, 1, 2);
+    const int64_t outer = g.shape[0] * g.shape[1] * g.shape[2];
+    if (p.global == Layout::ND) {
+        g.shape[3] = (tile.valid_rows + outer - 1) / outer + pick(rng, 0, 1);
+        g.shape[4] = tile.valid_cols + pick(rng, 0, 2);
+    } else if (p.global == Layout::DN) {
+        g.shape[3] = tile.valid_rows + pick(rng, 0, 2);
+        g.shape[4] = (tile.valid_cols + outer - 1) / outer + pick(rng, 0, 1);
+    } else {
+        g.shape[3] = pick(rng, 1, 4);
+        g.shape[2] = (tile.valid_rows + g.shape[3] - 1) / g.shape[3];
+        const int64_t blocks = g.shape[0] * g.shape[1];
+        g.shape[4] = (tile.valid_cols + blocks - 1) / blocks + pick(rng, 0, 1);
+    }
+    pad_strides(g, rng, true);
+    std::vector<std::byte> gm = random_bytes(size_t(g.span()) * bytes_of(t), rng);
+
+    // The reference: the valid region written through the offset tables, every other byte kept.
+    std::vector<std::byte> expected = gm;
+    const auto tile_at = tile_offsets(tile);
+    const auto global_at = g.offsets();
+    const int bytes = bytes_of(t);
+    for (int r = 0; r < tile.valid_rows; ++r)
+        for (int c = 0; c < tile.valid_cols; ++c)
+            std::memcpy(expected.data() + global_at[size_t(r) * g.cols() + c] * bytes,
+                        storage.data() + tile_at[size_t(r) * tile.cols + c] * bytes, size_t(bytes));
+
+    engine::tstore(g.desc(gm.data(), t), tile);
+    ASSERT_EQ(std::memcmp(gm.data(), expected.data(), gm.size()), 0)
+        << dtype_name(t) << " " << tile.valid_rows << "x" << tile.valid_cols << " of " << tile.rows << "x" << tile.cols
+        << ", layout " << int(p.global) << ", tile arrangement " << int(p.b) << "/" << int(p.s);
+}
+
+}  // namespace
+
+TEST(Tstore, EveryTypeEveryLayoutPairAgainstTheReference)
+{
+    std::mt19937 rng(99);
+    for (DType t : storable_types()) {
+        for (const Pairing& p : kPairings) {
+            if (!rules::gm_layout_ok(p.loc, p.global, p.b, p.s, 16, 16, t)) continue;  // 64-bit: ND/DN only
+            for (int i = 0; i < 12; ++i)
+                check_random_store(rng, t, p);
+        }
+    }
+}
+
+TEST(Tstore, IntrinsicWithDynamicShapesAndPartialRegion)
+{
+    constexpr int R = 8, C = 32;
+    using TileT = Tile<TileType::Vec, int16_t, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using G = GlobalTensor<int16_t, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
+    std::vector<int16_t> gm(20 * 50, -7);
+    G g(gm.data(), {20, 40}, {50});
+    TileT t(5, 27);
+    for (int i = 0; i < R * C; ++i)
+        t.SetValue(i, static_cast<int16_t>(3 * i + 1));
+    TSTORE(g, t);
+    for (int r = 0; r < 20; ++r) {
+        for (int c = 0; c < 50; ++c) {
+            const int16_t want = (r < 5 && c < 27) ? static_cast<int16_t>(3 * (r * C + c) + 1) : int16_t{-7};
+            ASSERT_EQ(gm[r * 50 + c], want) << r << ", " << c;
+        }
+    }
+}
+
+TEST(Tstore, AtomicAddFloatAndInt32)
+{
+    constexpr int R = 4, C = 16;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> value(-100.0f, 100.0f);
+
+    using TileF = Tile<TileType::Vec, float, R, C>;
+    using GF = GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, C, 1>>;
+    std::vector<float> gf(R * C), before(R * C);
+    for (auto& v : gf)
+        v = value(rng);
+    before = gf;
+    TileF tf;
+    for (int i = 0; i < R * C; ++i)
+        tf.SetValue(i, value(rng));
+    GF g(gf.data());
+    TSTORE<TileF, GF, AtomicType::AtomicAdd>(g, tf);
+    for (int i = 0; i < R * C; ++i)
+        ASSERT_EQ(gf[i], static_cast<float>(double(before[i]) + double(tf.GetValue(i)))) << i;
+    TSTORE(g, tf, AtomicType::AtomicAdd);  // the run-time argument form
+    for (int i = 0; i < R * C; ++i) {
+        const float once = static_cast<float>(double(before[i]) + double(tf.GetValue(i)));
+        ASSERT_EQ(gf[i], static_cast<float>(double(once) + double(tf.GetValue(i)))) << i;
+    }
+
+    using TileI = Tile<TileType::Vec, int32_t, R, C>;
+    using GI = GlobalTensor<int32_t, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, C, 1>>;
+    std::vector<int32_t> gi(R * C);
+    TileI ti;
+    for (int i = 0; i < R * C; ++i) {
+        gi[i] = std::numeric_limits<int32_t>::max() - i;
+        ti.SetValue(i, 2 * i + 1);
+    }
+    GI h(gi.data());
+    TSTORE<TileI, GI, AtomicType::AtomicAdd>(h, ti);
+    for (int i = 0; i < R * C; ++i) {
+        const int64_t sum = int64_t(std::numeric_limits<int32_t>::max()) - i + 2 * i + 1;
+        ASSERT_EQ(gi[i], static_cast<int32_t>(sum - (int64_t(1) << 32))) << i;  // wraps around
+    }
+}
+
+// --- accumulators ----------------------------------------------------------------------------------
+
+namespace {
+
+template <typename AccT>
+void fill_accumulator(AccT& acc, std::mt19937& rng)
+{
+    std::uniform_real_distribution<float> value(-300.0f, 300.0f);
+    for (int r = 0; r < AccT::Rows; ++r) {
+        for (int c = 0; c < AccT::Cols; ++c) {
+            using E = typename AccT::DType;
+            const E v = std::is_same_v<E, float> ? E(value(rng)) : E(int32_t(value(rng) * 1000.0f));
+            acc.SetValue(static_cast<uint32_t>(GetTileOffset<AccT>(r, c)), v);
+        }
+    }
+}
+
+template <typename AccT>
+typename AccT::DType acc_at(const AccT& acc, int r, int c)
+{
+    return acc.GetValue(static_cast<uint32_t>(GetTileOffset<AccT>(r, c)));
+}
+
+}  // namespace
+
+TEST(TstoreAcc, FloatAccumulatorRoundsToHalfAndBfloat16)
+{
+    constexpr int M = 32, N = 48;
+    using AccT = TileAcc<float, M, N, DYNAMIC, DYNAMIC>;
+    std::mt19937 rng(8);
+    AccT acc(30, 40);
+    fill_accumulator(acc, rng);
+
+    std::vector<half> out(M * N, half(7.0f));
+    GlobalTensor<half, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> g(out.data());
+    TSTORE(g, acc);
+    for (int r = 0; r < M; ++r) {
+        for (int c = 0; c < N; ++c) {
+            const half want = (r < 30 && c < 40) ? half(acc_at(acc, r, c)) : half(7.0f);
+            ASSERT_EQ(out[r * N + c].bits, want.bits) << r << ", " << c;
+        }
+    }
+
+    std::vector<bfloat16_t> bout(M * N);
+    GlobalTensor<bfloat16_t, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> gb(bout.data());
+    TSTORE(gb, acc);
+    EXPECT_EQ(bout[3 * N + 5].bits, bfloat16_t(acc_at(acc, 3, 5)).bits);
+}
+
+TEST(TstoreAcc, IntoAnNzTensorAndAtomically)
+{
+    constexpr int M = 16, N = 32;
+    using AccT = TileAcc<int32_t, M, N>;
+    std::mt19937 rng(12);
+    AccT acc;
+    fill_accumulator(acc, rng);
+    // NZ: 16-row, 8-column blocks (32 bytes of int32), column blocks outermost.
+    using G = GlobalTensor<int32_t, Shape<1, N / 8, 1, 16, 8>, Stride<M * N, 16 * 8, 16 * 8, 8, 1>, Layout::NZ>;
+    std::vector<int32_t> out(M * N, 5);
+    G g(out.data());
+    TSTORE<AccT, G, AtomicType::AtomicAdd>(g, acc);
+    for (int r = 0; r < M; ++r)
+        for (int c = 0; c < N; ++c)
+            ASSERT_EQ(out[(c / 8) * 128 + r * 8 + c % 8], acc_at(acc, r, c) + 5) << r << ", " << c;
+}
+
+// --- illegal cases ---------------------------------------------------------------------------------
+
+namespace {
+
+TileDesc vec_tile(std::vector<std::byte>& storage, DType t, int rows, int cols)
+{
+    storage.assign(size_t(rows) * cols * bytes_of(t), std::byte{3});
+    TileDesc tile;
+    tile.dtype = t;
+    tile.rows = tile.valid_rows = rows;
+    tile.cols = tile.valid_cols = cols;
+    tile.data = storage.data();
+    return tile;
+}
+
+GlobalDesc flat_global(std::vector<std::byte>& storage, DType t, int rows, int cols)
+{
+    storage.assign(size_t(rows) * cols * bytes_of(t), std::byte{0});
+    Global g;
+    g.shape[3] = rows;
+    g.shape[4] = cols;
+    g.stride[3] = cols;
+    return g.desc(storage.data(), t);
+}
+
+}  // namespace
+
+TEST(TstoreIllegal, LocationsPerProfile)
+{
+    std::vector<std::byte> ts, gs;
+    TileDesc tile = vec_tile(ts, DType::F32, 4, 16);
+    const GlobalDesc g = flat_global(gs, DType::F32, 4, 16);
+    tile.loc = TileType::Left;
+    auto d = diagnostic_of([&] { engine::tstore(g, tile); });
+    EXPECT_EQ(d.code, "LEGAL_TSTORE_LOCATION");
+    EXPECT_TRUE(mentions(d, "Left")) << d.message;
+    tile.loc = TileType::Mat;
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(g, tile); }).code, "no error");
+    ScopedTarget a5(profile::Target::A5);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(g, tile); }).code, "LEGAL_TSTORE_LOCATION");
+    static_assert(rules::tstore_location_ok(profile::kA2A3, TileType::Mat));
+    static_assert(!rules::tstore_location_ok(profile::kA5, TileType::Mat));
+}
+
+TEST(TstoreIllegal, TypesAndAtomics)
+{
+    std::vector<std::byte> ts, gs;
+    TileDesc fp8 = vec_tile(ts, DType::F8E5M2, 2, 32);
+    const GlobalDesc g8 = flat_global(gs, DType::F8E5M2, 2, 32);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(g8, fp8); }).code, "no error");
+    {
+        ScopedTarget a2a3(profile::Target::A2A3);
+        EXPECT_EQ(diagnostic_of([&] { engine::tstore(g8, fp8); }).code, "LEGAL_TSTORE_DTYPE");
+    }
+    static_assert(!rules::tstore_dtype_ok(profile::kA5, DType::F8E8M0));
+
+    std::vector<std::byte> hs, hg;
+    TileDesc h = vec_tile(hs, DType::F16, 2, 16);
+    const GlobalDesc gh = flat_global(hg, DType::F16, 2, 16);
+    auto d = diagnostic_of([&] { engine::tstore(gh, h, AtomicType::AtomicAdd); });
+    EXPECT_EQ(d.code, "LEGAL_TSTORE_ATOMIC");
+    EXPECT_TRUE(mentions(d, "f16")) << d.message;
+
+    std::vector<std::byte> fs, fg;
+    TileDesc f = vec_tile(fs, DType::F32, 2, 16);
+    const GlobalDesc gf = flat_global(fg, DType::F32, 2, 16);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(gf, f, AtomicType::AtomicAdd); }).code, "no error");
+    ScopedTarget a5(profile::Target::A5);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(gf, f, AtomicType::AtomicAdd); }).code, "LEGAL_TSTORE_ATOMIC");
+    static_assert(rules::tstore_atomic_ok(profile::kA5, AtomicType::AtomicAdd, DType::I32));
+}
+
+TEST(TstoreIllegal, AccumulatorOutputsAndShapes)
+{
+    std::vector<std::byte> ts, gs;
+    TileDesc acc = vec_tile(ts, DType::F32, 16, 16);
+    acc.loc = TileType::Acc;
+    acc.blayout = BLayout::ColMajor;
+    acc.slayout = SLayout::RowMajor;
+    acc.fractal_bytes = TileConfig::fractalCSize;
+    const GlobalDesc g8 = flat_global(gs, DType::I8, 16, 16);
+    auto d = diagnostic_of([&] { engine::tstore(g8, acc); });
+    EXPECT_EQ(d.code, "LEGAL_ACC_OUTPUT_DTYPE");
+    EXPECT_TRUE(mentions(d, "f32 -> i8")) << d.message;
+
+    std::vector<std::byte> dn;
+    GlobalDesc gdn = flat_global(dn, DType::F32, 16, 16);
+    gdn.layout = Layout::DN;
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(gdn, acc); }).code, "LEGAL_GM_LAYOUT");
+
+    static_assert(rules::acc_store_shape_ok(Layout::ND, 8192, 4095));
+    static_assert(!rules::acc_store_shape_ok(Layout::ND, 8193, 16));
+    static_assert(!rules::acc_store_shape_ok(Layout::NZ, 16, 24));
+    static_assert(rules::acc_store_shape_ok(Layout::NZ, 65535, 32));
+    static_assert(!rules::acc_output_dtype_ok(DType::I32, DType::F16));
+}
+
+TEST(TstoreIllegal, WritePastTheAllocationWritesNothing)
+{
+    void* p = nullptr;
+    ASSERT_EQ(aclrtMalloc(&p, 3 * 64 * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::memset(p, 0, 3 * 64 * 4);
+    using TileT = Tile<TileType::Vec, float, 4, 64>;
+    using G = GlobalTensor<float, Shape<1, 1, 1, 4, 64>, Stride<1, 1, 1, 64, 1>>;
+    TileT t;
+    for (int i = 0; i < 4 * 64; ++i)
+        t.SetValue(i, 1.0f);
+    G g(static_cast<float*>(p));
+    const auto d = diagnostic_of([&] { TSTORE(g, t); });
+    EXPECT_EQ(d.code, "RUN_GLOBAL_OOB");
+    EXPECT_EQ(d.instruction, "TSTORE");
+    EXPECT_TRUE(mentions(d, "1023") && mentions(d, "768")) << d.message;
+    EXPECT_EQ(static_cast<float*>(p)[0], 0.0f);
+    aclrtFree(p);
+}
+
+TEST(TstoreChecked, SourceMustHaveBeenWritten)
+{
+    ScopedChecked checked;
+    using TileT = Tile<TileType::Vec, float, 4, 64>;
+    std::vector<float> out(4 * 64);
+    GlobalTensor<float, Shape<1, 1, 1, 4, 64>, Stride<1, 1, 1, 64, 1>> g(out.data());
+    TileT t;
+    TASSIGN(t, 0x0);
+    for (int i = 0; i < 4 * 64 - 1; ++i)
+        t.SetValue(i, 1.0f);
+    const auto d = diagnostic_of([&] { TSTORE(g, t); });
+    EXPECT_EQ(d.code, "RUN_UNINIT_READ");
+    EXPECT_TRUE(mentions(d, "(3, 63)")) << d.message;
+    t.SetValue(4 * 64 - 1, 1.0f);
+    EXPECT_EQ(diagnostic_of([&] { TSTORE(g, t); }).code, "no error");
+}

@@ -8,7 +8,11 @@
 #include <pto/common/tile.hpp>
 #include <pto/common/type.hpp>
 #include <pto/intrinsics/assign.hpp>
+#include <pto/intrinsics/col_expand.hpp>
 #include <pto/intrinsics/data_movement.hpp>
 #include <pto/intrinsics/elementwise.hpp>
+#include <pto/intrinsics/gather.hpp>
+#include <pto/intrinsics/memory_gather.hpp>
+#include <pto/intrinsics/sort.hpp>
 #include <pto/profile/target.hpp>
 #include <pto/runtime/diagnostic.hpp>

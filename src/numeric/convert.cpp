@@ -66,19 +66,13 @@ Rounding rounding_for(DType dst, RoundMode mode)
 
 // ---- which policy a conversion uses -----------------------------------------------------------
 
+// The finite values a type holds. Only compared with other ranges, so the 64-bit integer limits may
+// round to the nearest double.
 struct ValueRange {
     double lowest;
     double highest;
     bool is_float;
 };
-
-constexpr double power_of_two(int e)
-{
-    double v = 1.0;
-    for (; e > 0; --e) v *= 2.0;
-    for (; e < 0; ++e) v /= 2.0;
-    return v;
-}
 
 constexpr ValueRange range_of(DType t)
 {
@@ -91,7 +85,7 @@ constexpr ValueRange range_of(DType t)
         case BF16: return floats(0x1.fep127);
         case F8E4M3: return floats(448.0);
         case F8E5M2: return floats(57344.0);
-        case F8E8M0: return {power_of_two(-127), power_of_two(127), true};
+        case F8E8M0: return {0x1p-127, 0x1p127, true};  // unsigned: nothing below 2^-127
         case HiF8: return floats(32768.0);
         case F4E2M1x2: return floats(6.0);
         case F4E1M2x2: return floats(1.75);
@@ -110,6 +104,7 @@ constexpr ValueRange range_of(DType t)
 
 constexpr ValueRange kBinary64Range{-0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023, true};
 
+// Decisions 3 to 6: whether saturation acts at all, and what each mode then does.
 OutOfRange policy_for(DType dst, const ValueRange& src, SaturationMode sat)
 {
     const ValueRange d = range_of(dst);

@@ -104,7 +104,8 @@ TEST(ConversionDefaults, SaturationIsOffOnlyForThePyTorchNarrowings)
     }
     EXPECT_EQ(off, 6);
     for (const auto& [dst, src] : pytorch_narrowings) {
-        EXPECT_EQ(numeric::default_saturation(dst, src), SaturationMode::OFF) << ref::name(src) << " -> " << ref::name(dst);
+        EXPECT_EQ(numeric::default_saturation(dst, src), SaturationMode::OFF)
+            << ref::name(src) << " -> " << ref::name(dst);
     }
     EXPECT_EQ(numeric::default_saturation(DType::F16, DType::F32), SaturationMode::ON);
 }
@@ -143,8 +144,11 @@ Dst convert_one(DType dst, DType src, Src value, RoundMode mode, SaturationMode 
 TEST(ConversionExamples, SaturationOfThreeHundredToInt8)
 {
     const uint16_t three_hundred = 0x5CB0;
-    EXPECT_EQ((convert_one<int8_t>(DType::I8, DType::F16, three_hundred, RoundMode::CAST_RINT, SaturationMode::ON)), 127);
-    EXPECT_EQ((convert_one<int8_t>(DType::I8, DType::F16, three_hundred, RoundMode::CAST_RINT, SaturationMode::OFF)), 44);
+    const auto to_int8 = [&](SaturationMode s) {
+        return convert_one<int8_t>(DType::I8, DType::F16, three_hundred, RoundMode::CAST_RINT, s);
+    };
+    EXPECT_EQ(to_int8(SaturationMode::ON), 127);
+    EXPECT_EQ(to_int8(SaturationMode::OFF), 44);
 }
 
 // Ascend C's Cast examples: float 0.5 + 2^-12 -> half in each mode.
@@ -217,7 +221,8 @@ TEST(ConversionExamples, SaturatingFloatNarrowing)
     EXPECT_EQ(to_half(65519.0f, SaturationMode::OFF), 0x7BFF);
     EXPECT_EQ(to_half(65520.0f, SaturationMode::OFF), 0x7C00);
     // A widening conversion carries NaN and infinity through in both modes.
-    EXPECT_EQ((convert_one<uint32_t>(DType::F32, DType::F16, uint16_t{0x7C00}, RoundMode::CAST_RINT, SaturationMode::ON)),
+    const uint16_t half_infinity = 0x7C00;
+    EXPECT_EQ((convert_one<uint32_t>(DType::F32, DType::F16, half_infinity, RoundMode::CAST_RINT, SaturationMode::ON)),
               0x7F800000u);
 }
 
@@ -289,8 +294,10 @@ TEST(ScalarHelpers, ToDoubleReadsEveryTypeExactly)
 TEST(ScalarHelpers, FromDoubleRoundsOnceLikeConvert)
 {
     std::mt19937_64 rng(7);
-    const double specials[] = {0.0, -0.0, 1.0, -1.5, 65504.0, 65520.0, 1e300, -1e300, 1e-300, 3.5, 2.5, -2.5,
-                               NAN, INFINITY, -INFINITY, 448.0, 464.0, 0x1.0000010000001p0, 4294967295.5, -2147483648.5};
+    const double specials[] = {0.0,   -0.0,   1.0,      -1.5,      65504.0, 65520.0, 1e300,
+                               -1e300, 1e-300, 3.5,      2.5,       -2.5,    NAN,     INFINITY,
+                               -INFINITY,      448.0,    464.0,     0x1.0000010000001p0,
+                               4294967295.5,   -2147483648.5};
     std::vector<double> values(std::begin(specials), std::end(specials));
     for (int i = 0; i < 2000; ++i) {
         const uint64_t bits = (rng() & 0x800FFFFFFFFFFFFFull) | ((960 + rng() % 130) << 52);  // 2^-63 .. 2^66

@@ -2,6 +2,8 @@
 // every RoundMode and both saturation modes, against the independent model in reference.hpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "numeric/conversion_check.hpp"
 
 namespace {
@@ -31,6 +33,33 @@ INSTANTIATE_TEST_SUITE_P(Numeric, ExhaustiveSource,
                                            DType::F8E4M3, DType::F8E5M2, DType::F8E8M0, DType::HiF8,
                                            DType::F4E2M1x2, DType::F4E1M2x2, DType::I4),
                          [](const ::testing::TestParamInfo<DType>& info) { return ref::name(info.param); });
+
+// The model's value tables: strictly increasing, as many values as each format has, the documented
+// extremes.
+TEST(ExhaustiveModel, ValueTablesMatchTheFormats)
+{
+    struct Expected {
+        DType type;
+        std::size_t values;
+        double smallest_positive;
+        double largest;
+    };
+    const Expected formats[] = {
+        {DType::F16, 31744, 0x1p-24, 65504.0},         {DType::BF16, 32640, 0x1p-133, 0x1.FEp127},
+        {DType::F8E4M3, 127, 0x1p-9, 448.0},           {DType::F8E5M2, 124, 0x1p-16, 57344.0},
+        {DType::F8E8M0, 255, 0x1p-127, 0x1p127},       {DType::HiF8, 127, 0x1p-22, 32768.0},
+        {DType::F4E2M1x2, 8, 0.5, 6.0},                {DType::F4E1M2x2, 8, 0.25, 1.75},
+    };
+    for (const Expected& f : formats) {
+        const ref::FloatTable& table = ref::table_of(f.type);
+        ASSERT_EQ(table.values.size(), f.values) << ref::name(f.type);
+        EXPECT_TRUE(std::is_sorted(table.values.begin(), table.values.end()));
+        EXPECT_EQ(std::adjacent_find(table.values.begin(), table.values.end()), table.values.end());
+        const std::size_t first_positive = table.values.front() == 0 ? 1 : 0;
+        EXPECT_EQ(table.values[first_positive], f.smallest_positive) << ref::name(f.type);
+        EXPECT_EQ(table.values.back(), f.largest) << ref::name(f.type);
+    }
+}
 
 // The model must tell the modes and saturation settings apart where they differ.
 TEST(ExhaustiveModel, DistinguishesModesAndSaturation)

@@ -360,7 +360,8 @@ TEST(NumericTypes, Fp4PairsWorkElementWise)
             const auto b = float4_e2m1x2_t::from_bits(static_cast<uint8_t>(y));
             const auto sum = a + b;
             for (int i = 0; i < 2; ++i) {
-                const Real exact = real_of(DType::F4E2M1x2, (x >> (4 * i)) & 0xF) + real_of(DType::F4E2M1x2, (y >> (4 * i)) & 0xF);
+                const Real exact =
+                    real_of(DType::F4E2M1x2, (x >> (4 * i)) & 0xF) + real_of(DType::F4E2M1x2, (y >> (4 * i)) & 0xF);
                 EXPECT_EQ((sum.bits >> (4 * i)) & 0xFu, model_rounding(DType::F4E2M1x2, exact, RoundMode::CAST_RINT));
             }
         }

@@ -226,7 +226,8 @@ inline Value decode_hif8(uint64_t bits)
             // The exponent field: its sign, then its magnitude without the implicit leading 1.
             const std::string field = rest.substr(0, static_cast<std::size_t>(dot.exponent_width));
             const std::string stored = field.substr(1);
-            const int magnitude = (1 << (dot.exponent_width - 1)) + (stored.empty() ? 0 : std::stoi(stored, nullptr, 2));
+            const int magnitude =
+                (1 << (dot.exponent_width - 1)) + (stored.empty() ? 0 : std::stoi(stored, nullptr, 2));
             exponent = field[0] == '1' ? -magnitude : magnitude;
         }
         const std::string fraction = rest.substr(static_cast<std::size_t>(dot.exponent_width));
@@ -297,13 +298,15 @@ inline FloatTable build_table(DType t)
     }
     std::vector<std::size_t> order(table.values.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return table.values[a] < table.values[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return table.values[a] < table.values[b]; });
     FloatTable sorted = table;
     for (std::size_t i = 0; i < order.size(); ++i) {
         sorted.values[i] = table.values[order[i]];
         sorted.codes[i] = table.codes[order[i]];
     }
-    // The next value continues the largest value's binade step.
+    // The value the encoding after the largest would have if the format went on: one more step of
+    // the largest value's binade (for HiF8, whose 0x6F is infinity, 1.5 * 2^15).
     const std::size_t n = sorted.values.size();
     const Real largest = sorted.values[n - 1];
     const Real step = t == DType::F8E8M0 ? largest : largest - sorted.values[n - 2];

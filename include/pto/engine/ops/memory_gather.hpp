@@ -1,0 +1,41 @@
+// Engine entry points of the indexed global-memory transfers: MGATHER (GM table -> tile through an
+// index) and MSCATTER (tile -> GM table through an index). Each validates its operands against the
+// active profile on its own, so the C++ intrinsics and the PTO-AS interpreter can both call it.
+#pragma once
+
+#include <cstdint>
+
+#include <pto/common/type.hpp>
+#include <pto/engine/descriptor.hpp>
+
+namespace pto {
+
+// Executor of the Elem gather into an L1 tile: the cube core's scalar walk, or (A5) a SIMT kernel on
+// the vector core. Both produce the same tile and the same scratch contents.
+enum class GatherExec : uint8_t { Scalar = 0, Simt = 1 };
+
+}  // namespace pto
+
+namespace pto::engine {
+
+// MGATHER into a UB (Vec) tile through a UB index tile.
+//   Row:  dst[r, :] = table[idx[r], :]     (idx valid shape [1, R], or [R, 1] where the profile allows)
+//   Elem: dst[r, c] = table[idx[r, c]]     (idx valid shape == dst valid shape; flat table index)
+void mgather(const TileDesc& dst, const GlobalDesc& table, const TileDesc& idx, Coalesce mode, GatherOOB oob);
+
+// MGATHER into an L1 (Mat, NZ) tile, index in GM: the Row form (three operands).
+void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& idx, Coalesce mode, GatherOOB oob);
+
+// MGATHER into an L1 (Mat, NZ) tile, index in GM: the Elem form, staging the NZ image in a GM scratch
+// of at least Rows * Cols elements, which holds that image afterwards.
+void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& idx, const GlobalDesc& scratch,
+                Coalesce mode, GatherOOB oob, GatherExec exec);
+
+// MSCATTER from a UB tile into a GM table through a UB index tile.
+//   Row:  table[idx[r], :] (op)= src[r, :]
+//   Elem: table[idx[r, c]] (op)= src[r, c]
+// Colliding plain stores resolve by `conflict`; atomic operations combine in source order.
+void mscatter(const GlobalDesc& table, const TileDesc& src, const TileDesc& idx, Coalesce mode,
+              ScatterAtomicOp atomic, ScatterOOB oob, ScatterConflict conflict);
+
+}  // namespace pto::engine

@@ -1,0 +1,22 @@
+// Engine entry point of TSORT32. Both front doors call it: it validates its operands against the
+// active profile on its own (LEGAL_TSORT32_* diagnostics), then runs the kernel for the element type
+// once.
+#pragma once
+
+#include <pto/engine/descriptor.hpp>
+
+namespace pto::engine {
+
+// For each of dst's valid rows r, the first C = src.valid_cols elements of src row r are cut into
+// blocks of 32 (the last one shorter when C % 32 != 0, which needs `tmp`). Each block's (value, index)
+// pairs, index from row r of `indices` (or its only row when it has one valid row), are written to
+// dst row r at the block's position, sorted by value descending; equal values keep the smaller index
+// first, then their source order. -0 equals +0; a NaN orders by its sign and payload above +inf
+// (positive sign) or below -inf (negative sign).
+//
+// A pair is 8 bytes: float [f32 value, u32 index] (2 dst elements), half [f16 value, 16-bit zero,
+// u32 index] (4 dst elements). Only pairs of valid elements are written. `tmp` may be null; it is
+// neither read nor written.
+void tsort32(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, const TileDesc* tmp);
+
+}  // namespace pto::engine

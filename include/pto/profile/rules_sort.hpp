@@ -1,0 +1,66 @@
+// Legality rules of TSORT32, one constexpr predicate per rule. The intrinsic checks them in
+// static_assert for PTO_TARGET; the engine checks the same predicates at run time against the active
+// profile and reports the rule's code. A2/A3 and A5 share every rule, and so does the cpu profile.
+#pragma once
+
+#include <cstdint>
+
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+#include <pto/profile/profile.hpp>
+
+namespace pto::rules {
+
+// Elements per sorted block, and blocks one hardware sort call takes.
+inline constexpr int kSortBlock = 32;
+inline constexpr int kSortBlocksPerCall = 255;
+
+// Destination elements per source element: each value becomes an 8-byte (value, index) pair.
+constexpr int tsort32_pair_elements(engine::DType t) { return 64 / engine::dtype_bits(t); }
+
+// Rule LEGAL_TSORT32_DTYPE: the sorter takes half and float values.
+constexpr bool tsort32_dtype_ok(const profile::Profile&, engine::DType t)
+{
+    return t == engine::DType::F16 || t == engine::DType::F32;
+}
+
+// Rule LEGAL_TSORT32_SAME_DTYPE: dst (and tmp) hold the element type of src.
+constexpr bool tsort32_same_dtype_ok(engine::DType a, engine::DType b) { return a == b; }
+
+// Rule LEGAL_TSORT32_INDEX_DTYPE: indices are uint32.
+constexpr bool tsort32_index_dtype_ok(engine::DType t) { return t == engine::DType::U32; }
+
+// Rule LEGAL_TSORT32_LOCATION: every operand is a Vec tile.
+constexpr bool tsort32_location_ok(TileType loc) { return loc == TileType::Vec; }
+
+// Rule LEGAL_TSORT32_LAYOUT: every operand is a plain row-major tile.
+constexpr bool tsort32_layout_ok(BLayout b, SLayout s) { return b == BLayout::RowMajor && s == SLayout::NoneBox; }
+
+// Rule LEGAL_TSORT32_COLS: without tmp, each row is a whole number of 32-element blocks.
+constexpr bool tsort32_cols_ok(int src_valid_cols) { return src_valid_cols % kSortBlock == 0; }
+
+// Rule LEGAL_TSORT32_TMP_SIZE: a row of tmp holds the row's blocks, padded to 32 elements (one sort
+// call's worth at most).
+constexpr bool tsort32_tmp_size_ok(int tmp_cols, int src_valid_cols)
+{
+    const int64_t padded = (int64_t(src_valid_cols) + kSortBlock - 1) / kSortBlock * kSortBlock;
+    const int64_t one_call = int64_t(kSortBlock) * kSortBlocksPerCall;
+    return tmp_cols >= (padded < one_call ? padded : one_call);
+}
+
+// Rule LEGAL_TSORT32_DST_SHAPE: a row of dst holds a pair for every sorted element.
+constexpr bool tsort32_dst_cols_ok(int dst_valid_cols, int src_valid_cols, engine::DType t)
+{
+    return int64_t(dst_valid_cols) >= int64_t(src_valid_cols) * tsort32_pair_elements(t);
+}
+
+// Rule LEGAL_TSORT32_SHAPE: src has the rows dst's valid region sorts, and the indices cover every
+// sorted element, either per row or as one 1 x C row shared by every row.
+constexpr bool tsort32_operand_shape_ok(int rows, int cols, int src_valid_rows, int index_valid_rows,
+                                        int index_valid_cols)
+{
+    const bool index_rows = index_valid_rows == 1 || index_valid_rows >= rows;
+    return src_valid_rows >= rows && index_rows && index_valid_cols >= cols;
+}
+
+}  // namespace pto::rules

@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.hpp"
+
 #include <cstring>
 #include <vector>
 
 using namespace pto;
+using namespace pto::test;
 
 namespace {
 
@@ -16,17 +19,6 @@ protected:
     void SetUp() override { runtime::set_checked(true); }
     void TearDown() override { runtime::set_checked(false); }
 };
-
-template <typename F>
-Diagnostic diagnostic_of(F&& f)
-{
-    try {
-        f();
-    } catch (const SimError& e) {
-        return e.diagnostic();
-    }
-    return {"no error", "", "", "", "", "", ""};
-}
 
 using TileF = Tile<TileType::Vec, float, 8, 64>;
 using GlobalF = GlobalTensor<float, Shape<1, 1, 1, 8, 64>, Stride<1, 1, 1, 64, 1>>;

@@ -3,26 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.hpp"
+
 #include <cstring>
 
 using namespace pto;
 
 namespace {
 
-struct TargetGuard {
-    explicit TargetGuard(profile::Target t) { runtime::set_target(t); }
-    ~TargetGuard() { runtime::set_target(profile::Target::Cpu); }
-};
-
 template <typename F>
 std::string code_of(F&& f)
 {
-    try {
-        f();
-    } catch (const SimError& e) {
-        return e.diagnostic().code;
-    }
-    return "no error";
+    return test::diagnostic_of(f).code;
 }
 
 using VecF = Tile<TileType::Vec, float, 8, 64>;
@@ -83,7 +75,7 @@ TEST(MemoryModel, CapacitiesFollowTheProfile)
 {
     VecF t;  // 2 KiB
     {
-        TargetGuard a2(profile::Target::A2A3);
+        test::ScopedTarget a2(profile::Target::A2A3);
         EXPECT_EQ(code_of([&] { TASSIGN(t, 192 * 1024 - 2048); }), "no error");
         EXPECT_EQ(code_of([&] { TASSIGN(t, 192 * 1024 - 1024); }), "RUN_TASSIGN_RANGE");
         Tile<TileType::Acc, float, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 1024> acc;  // 1 KiB
@@ -93,7 +85,7 @@ TEST(MemoryModel, CapacitiesFollowTheProfile)
         EXPECT_EQ(code_of([&] { TASSIGN(scale, 0); }), "RUN_TASSIGN_LOCATION");
     }
     {
-        TargetGuard a5(profile::Target::A5);
+        test::ScopedTarget a5(profile::Target::A5);
         EXPECT_EQ(code_of([&] { TASSIGN(t, 256 * 1024 - 2048); }), "no error");
         Tile<TileType::Acc, float, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 1024> acc;
         EXPECT_EQ(code_of([&] { TASSIGN(acc, 256 * 1024 - 1024); }), "no error");

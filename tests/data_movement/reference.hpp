@@ -3,6 +3,8 @@
 // the engine), plus small helpers for random operands and diagnostics.
 #pragma once
 
+#include "support/test_support.hpp"
+
 #include <pto/pto-inst.hpp>
 
 #include <gtest/gtest.h>
@@ -200,33 +202,9 @@ inline uint64_t element_bits_at(const std::byte* p, int bytes)
     return v;
 }
 
-// The diagnostic `f` raises, or a Diagnostic with code "no error".
-template <typename F>
-pto::Diagnostic diagnostic_of(F&& f)
-{
-    try {
-        f();
-    } catch (const pto::SimError& e) {
-        return e.diagnostic();
-    }
-    return {"no error", "", "", "", "", "", ""};
-}
-
-// Sets the profile for a scope and restores the cpu profile the tests are compiled for.
-struct ScopedTarget {
-    explicit ScopedTarget(pto::profile::Target t) { pto::runtime::set_target(t); }
-    ~ScopedTarget() { pto::runtime::set_target(pto::profile::Target::Cpu); }
-};
-
-// Turns checked mode on for a scope.
-struct ScopedChecked {
-    ScopedChecked() { pto::runtime::set_checked(true); }
-    ~ScopedChecked() { pto::runtime::set_checked(false); }
-};
-
-inline bool mentions(const pto::Diagnostic& d, const std::string& text)
-{
-    return (d.message + " " + d.expected + " " + d.actual).find(text) != std::string::npos;
-}
+using pto::test::diagnostic_of;
+using pto::test::mentions;
+using pto::test::ScopedChecked;
+using pto::test::ScopedTarget;
 
 }  // namespace dmtest

@@ -5,38 +5,19 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.hpp"
+
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 using namespace pto;
+using namespace pto::test;
 using engine::DType;
 using engine::TileDesc;
 
 namespace {
-
-struct ScopedChecked {
-    explicit ScopedChecked(bool on) : previous(runtime::checked()) { runtime::set_checked(on); }
-    ~ScopedChecked() { runtime::set_checked(previous); }
-    bool previous;
-};
-
-struct ScopedTarget {
-    explicit ScopedTarget(profile::Target t) { runtime::set_target(t); }
-    ~ScopedTarget() { runtime::set_target(profile::Target::Cpu); }
-};
-
-template <typename F>
-Diagnostic diagnostic_of(F&& f)
-{
-    try {
-        f();
-    } catch (const SimError& e) {
-        return e.diagnostic();
-    }
-    return {"no error", "", "", "", "", "", ""};
-}
 
 // A row-major tile in host memory, elements as raw bit patterns.
 struct HostTile {

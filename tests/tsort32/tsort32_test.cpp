@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -15,27 +17,11 @@
 #include <vector>
 
 using namespace pto;
+using namespace pto::test;
 using engine::DType;
 using engine::TileDesc;
 
 namespace {
-
-struct ScopedChecked {
-    explicit ScopedChecked(bool on) : previous(runtime::checked()) { runtime::set_checked(on); }
-    ~ScopedChecked() { runtime::set_checked(previous); }
-    bool previous;
-};
-
-template <typename F>
-Diagnostic diagnostic_of(F&& f)
-{
-    try {
-        f();
-    } catch (const SimError& e) {
-        return e.diagnostic();
-    }
-    return {"no error", "", "", "", "", "", ""};
-}
 
 constexpr uint16_t kSentinel16 = 0x5A5A;
 

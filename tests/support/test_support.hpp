@@ -1,0 +1,53 @@
+// What every test suite needs around the runtime: scoped mode and target switches, and catching a
+// diagnostic to look at it.
+#pragma once
+
+#include <pto/profile/profile.hpp>
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include <string>
+
+namespace pto::test {
+
+// Checked mode on (or off) for one scope; the previous mode comes back after.
+class ScopedChecked {
+public:
+    explicit ScopedChecked(bool on = true) : previous_(runtime::checked()) { runtime::set_checked(on); }
+    ~ScopedChecked() { runtime::set_checked(previous_); }
+    ScopedChecked(const ScopedChecked&) = delete;
+    ScopedChecked& operator=(const ScopedChecked&) = delete;
+
+private:
+    bool previous_;
+};
+
+// A run-time target for one scope; tests run on the cpu target otherwise.
+class ScopedTarget {
+public:
+    explicit ScopedTarget(profile::Target t) { runtime::set_target(t); }
+    ~ScopedTarget() { runtime::set_target(profile::Target::Cpu); }
+    ScopedTarget(const ScopedTarget&) = delete;
+    ScopedTarget& operator=(const ScopedTarget&) = delete;
+};
+
+// The diagnostic f() raised, or one with code "no error".
+template <typename F>
+Diagnostic diagnostic_of(F&& f)
+{
+    try {
+        f();
+    } catch (const SimError& e) {
+        return e.diagnostic();
+    }
+    return {"no error", "", "", "", "", "", ""};
+}
+
+// Whether the diagnostic's message, expected or actual text contains `text`.
+inline bool mentions(const Diagnostic& d, const std::string& text)
+{
+    return d.message.find(text) != std::string::npos || d.expected.find(text) != std::string::npos ||
+           d.actual.find(text) != std::string::npos;
+}
+
+}  // namespace pto::test

@@ -288,10 +288,10 @@ TEST(MGatherRules, DescriptorFactsAreRunTimeErrors)
     expect_rejected(past, "RUN_VALID_SHAPE", {"dst", "[9, 16]"});
     GatherCall unbound;
     unbound.dst_desc.data = nullptr;
-    expect_rejected(unbound, "RUN_TILE_NULL", {"dst"});
+    expect_rejected(unbound, "RUN_NULL_POINTER", {"dst"});
     GatherCall no_table;
     no_table.table_desc.data = nullptr;
-    expect_rejected(no_table, "RUN_GLOBAL_NULL", {"table"});
+    expect_rejected(no_table, "RUN_NULL_POINTER", {"table"});
     GatherCall empty;
     empty.table_desc.shape[3] = 0;
     expect_rejected(empty, "RUN_GLOBAL_SHAPE", {"table", "dimension 3"});

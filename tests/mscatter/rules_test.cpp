@@ -156,7 +156,7 @@ TEST(MScatterRules, GlobalTableChecks)
 {
     ScatterCall null_table;
     null_table.table_desc.data = nullptr;
-    expect_rejected(null_table, "RUN_GLOBAL_NULL", {"table"});
+    expect_rejected(null_table, "RUN_NULL_POINTER", {"table"});
     ScatterCall negative;
     negative.table_desc.stride[3] = -16;
     expect_rejected(negative, "RUN_GLOBAL_SHAPE", {"dimension 3"});

@@ -11,7 +11,7 @@ namespace pto::engine::memory_gather {
 void check_global_view(const GlobalDesc& g, const char* operand)
 {
     if (!g.data) {
-        runtime::fail({"RUN_GLOBAL_NULL", "", operand, "the global tensor has no memory (a null pointer)",
+        runtime::fail({"RUN_NULL_POINTER", "", operand, "the global tensor has no memory (a null pointer)",
                        "a pointer to global memory", "null", ""});
     }
     for (int d = 0; d < 5; ++d) {

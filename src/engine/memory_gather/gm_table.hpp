@@ -11,7 +11,7 @@
 
 namespace pto::engine::memory_gather {
 
-// RUN_GLOBAL_NULL without a pointer; RUN_GLOBAL_SHAPE for an extent below 1 or a negative stride.
+// RUN_NULL_POINTER without a pointer; RUN_GLOBAL_SHAPE for an extent below 1 or a negative stride.
 void check_global_view(const GlobalDesc& g, const char* operand);
 
 // Number of elements of the 5-D view, and the span of memory (in elements) its strides cover.

@@ -57,7 +57,7 @@ std::string shape_text(int64_t rows, int64_t cols)
 void check_tile_descriptor(const TileDesc& tile, const char* operand)
 {
     if (!tile.data) {
-        runtime::fail({"RUN_TILE_NULL", "", operand, "the tile has no storage", "a tile bound to memory", "null", ""});
+        runtime::fail({"RUN_NULL_POINTER", "", operand, "the tile has no storage", "a tile bound to memory", "null", ""});
     }
     if (tile.valid_rows < 0 || tile.valid_cols < 0 || tile.valid_rows > tile.rows || tile.valid_cols > tile.cols) {
         runtime::fail({"RUN_VALID_SHAPE", "", operand, "the valid region exceeds the tile's capacity",

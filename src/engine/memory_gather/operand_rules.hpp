@@ -50,7 +50,7 @@ inline constexpr RuleCodes kScatterCodes{
 // "[rows, cols]", as diagnostics print shapes.
 std::string shape_text(int64_t rows, int64_t cols);
 
-// RUN_TILE_NULL / RUN_VALID_SHAPE: a descriptor that points somewhere and keeps its valid region inside
+// RUN_NULL_POINTER / RUN_VALID_SHAPE: a descriptor that points somewhere and keeps its valid region inside
 // its capacity (tiles built by the C++ front door always do; descriptors from elsewhere may not).
 void check_tile_descriptor(const TileDesc& tile, const char* operand);
 

@@ -142,6 +142,8 @@ enum class GatherAxis : uint8_t { GATHER_ROW = 0, GATHER_COL = 1 };
 enum class GatherOOB : uint8_t { Undefined = 0, Clamp = 1, Wrap = 2, Zero = 3 };
 enum class TInsertMode : uint8_t { SPLIT2 = 2, SPLIT4 = 3 };
 enum class Coalesce : uint8_t { Row = 0, Elem = 1 };
+// Executor of MGATHER's Elem gather into an L1 tile: the scalar walk, or (A5) a SIMT kernel.
+enum class GatherExec : uint8_t { Scalar = 0, Simt = 1 };
 
 namespace GlobalTensorDim {
 constexpr int DIM_0 = 0;

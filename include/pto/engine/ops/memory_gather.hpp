@@ -8,14 +8,6 @@
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
 
-namespace pto {
-
-// Executor of the Elem gather into an L1 tile: the cube core's scalar walk, or (A5) a SIMT kernel on
-// the vector core. Both produce the same tile and the same scratch contents.
-enum class GatherExec : uint8_t { Scalar = 0, Simt = 1 };
-
-}  // namespace pto
-
 namespace pto::engine {
 
 // MGATHER into a UB (Vec) tile through a UB index tile.

@@ -1,0 +1,641 @@
+// Operations: the generic instruction grammar shared by every tile instruction in its three
+// spellings (PTO assembly, SSA, DPS), and the fixed syntax of the standard dialects' operations.
+#include <algorithm>
+#include <utility>
+
+#include "asm/parser_impl.hpp"
+
+namespace pto::as::detail {
+
+namespace {
+
+// Restores the operation named in diagnostics when an operation's parse ends.
+class OperationNameScope {
+public:
+    OperationNameScope(std::string& slot, std::string name) : slot_(slot), saved_(std::exchange(slot, std::move(name))) {}
+    ~OperationNameScope() { slot_ = std::move(saved_); }
+    OperationNameScope(const OperationNameScope&) = delete;
+    OperationNameScope& operator=(const OperationNameScope&) = delete;
+
+private:
+    std::string& slot_;
+    std::string saved_;
+};
+
+std::size_t bound_count(const std::vector<ResultName>& names)
+{
+    std::size_t total = 0;
+    for (const ResultName& n : names) total += n.count();
+    return total;
+}
+
+void drop_empty_groups(std::vector<OperandGroup>& layout)
+{
+    layout.erase(std::remove_if(layout.begin(), layout.end(),
+                                [](const OperandGroup& g) { return g.style == GroupStyle::Positional && g.items.empty(); }),
+                 layout.end());
+}
+
+// A plain comma-separated list of values needs no layout.
+void normalize_layout(std::vector<OperandGroup>& layout)
+{
+    drop_empty_groups(layout);
+    if (layout.size() == 1 && layout[0].style == GroupStyle::Positional) layout.clear();
+}
+
+}  // namespace
+
+bool Parser::parse_operation(Block& block)
+{
+    Nesting nesting(*this, tok().loc);
+    if (!nesting) return false;
+    std::vector<ResultName> names;
+    if (at(TokenKind::ValueId) && !parse_result_names(names)) {
+        poison(names);
+        return false;
+    }
+    if (!at(TokenKind::BareIdentifier)) {
+        bool ok = at(TokenKind::String)
+                      ? error(codes::kUnexpectedToken, tok().loc, "the generic operation form is not supported",
+                              "an operation name such as pto.tadd", tok().describe())
+                      : unexpected("an operation name");
+        poison(names);
+        return ok;
+    }
+    Token name = take();
+    std::string word(name.spelling);
+    OperationNameScope scope(op_name_, word);
+    if (word == "module" || word == "func.func") {
+        poison(names);
+        return error(codes::kUnexpectedToken, name.loc, "nested modules and functions are not supported",
+                     "an operation", name.describe());
+    }
+
+    auto op = std::make_unique<Operation>();
+    op->loc = name.loc;
+    op->parent = &block;
+    if (word == "return" || word == "call") {
+        op->name = "func." + word;
+        op->spelling.form = OpForm::Asm;
+    } else if (has_dialect_prefix(word)) {
+        op->name = word;
+        op->spelling.form = OpForm::SSA;
+    } else {
+        op->name = "pto." + word;
+        op->spelling.form = OpForm::Asm;
+    }
+
+    std::vector<Type> result_types;
+    const std::string& n = op->name;
+    bool ok = false;
+    if (n == "func.call") {
+        ok = parse_call(*op, names, result_types);
+    } else if (n == "scf.for") {
+        ok = parse_for(*op, names, result_types);
+    } else if (n == "scf.if") {
+        ok = parse_if(*op, names, result_types);
+    } else if (n == "scf.while") {
+        ok = parse_while(*op, names, result_types);
+    } else if (n == "scf.condition") {
+        ok = parse_condition(*op) && check_result_count(0, bound_count(names), name.loc);
+    } else if (n == "arith.constant") {
+        ok = parse_constant(*op, result_types) && check_result_count(1, bound_count(names), name.loc);
+    } else if (n == "arith.cmpi" || n == "arith.cmpf") {
+        ok = parse_compare(*op, result_types) && check_result_count(1, bound_count(names), name.loc);
+    } else if (n.rfind("pto.section.", 0) == 0) {
+        ok = parse_section(*op) && check_result_count(0, bound_count(names), name.loc);
+    } else {
+        ok = parse_generic(*op, names, result_types);
+    }
+    if (ok && accept(TokenKind::Semicolon)) op->spelling.semicolon = true;
+    if (!ok) {
+        poison(names);
+        return false;
+    }
+    define_results(*op, names, result_types);
+    block.operations.push_back(std::move(op));
+    return true;
+}
+
+bool Parser::parse_result_names(std::vector<ResultName>& names)
+{
+    while (true) {
+        if (!at(TokenKind::ValueId)) return unexpected("a result name");
+        Token t = take();
+        ResultName result{std::string(t.name()), -1, t.loc};
+        if (result.name.find('#') != std::string::npos)
+            return error(codes::kUnexpectedToken, t.loc, "a result name cannot select a result", "%name or %name:N",
+                         t.describe());
+        if (accept(TokenKind::Colon)) {
+            uint64_t count = 0;
+            if (!at(TokenKind::Integer)) return unexpected("the number of results after ':'");
+            Token c = take();
+            if (!parse_unsigned_literal(c.spelling, count) || count == 0 || count > options_.max_result_group)
+                return error(codes::kBadNumber, c.loc, "bad result group size",
+                             "1 to " + std::to_string(options_.max_result_group), c.describe());
+            result.group_size = static_cast<int>(count);
+        }
+        names.push_back(std::move(result));
+        if (!accept(TokenKind::Comma)) break;
+    }
+    return expect(TokenKind::Equal, "'=' after the result names");
+}
+
+bool Parser::check_result_count(std::size_t declared, std::size_t bound, SourceLocation loc)
+{
+    if (declared == bound) return true;
+    return error(codes::kResultCount, loc, "result count mismatch",
+                 std::to_string(declared) + " result name" + (declared == 1 ? "" : "s"), std::to_string(bound));
+}
+
+// ---- the generic instruction grammar ------------------------------------------------------------
+//
+//   [results =] name [attribute-arguments] operands [attr-dict] [: signature]
+//   [results =] name [attribute-arguments] ins(operands [attr-dict] [: types]) [outs(values [: types])]
+//               [attr-dict] [-> result-types]
+
+bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
+{
+    if (!parse_attribute_arguments(op)) return false;
+    std::size_t bound = bound_count(names);
+    SourceLocation loc = op.loc;
+
+    if ((at_keyword("ins") || at_keyword("outs")) && tok(1).is(TokenKind::LParen)) {
+        WrittenOperands inputs;
+        std::vector<Value*> outputs;
+        std::vector<Type> input_types, output_types;
+        if (!parse_dps(op, inputs, outputs, input_types, output_types)) return false;
+        if (at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
+        if (accept(TokenKind::Arrow)) {
+            if (!parse_result_types(result_types)) return false;
+            if (!check_result_count(result_types.size(), bound, loc)) return false;
+        }
+        op.spelling.form = OpForm::DPS;
+        op.spelling.signature = SigStyle::InsOuts;
+        op.operands = std::move(inputs.values);
+        op.operands.insert(op.operands.end(), outputs.begin(), outputs.end());
+        op.num_outputs = static_cast<unsigned>(outputs.size());
+        op.input_layout = std::move(inputs.layout);
+        normalize_layout(op.input_layout);
+        op.operand_types = std::move(input_types);
+        op.operand_types.insert(op.operand_types.end(), output_types.begin(), output_types.end());
+        return true;
+    }
+
+    WrittenOperands written;
+    if (!parse_operand_items(written, /*in_parens=*/false)) return false;
+    if (at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
+    std::vector<Type> types;
+    if (accept(TokenKind::Colon) && !parse_signature(op, types, result_types)) return false;
+    switch (op.spelling.signature) {
+        case SigStyle::Functional:
+        case SigStyle::Arrow:
+            if (!check_result_count(result_types.size(), bound, loc)) return false;
+            break;
+        case SigStyle::Cast:
+            if (!check_result_count(1, bound, loc)) return false;
+            break;
+        case SigStyle::Plain:
+            // MLIR's short form: `arith.addi %a, %b : i32` types the operands and the result alike.
+            if (types.size() == 1) result_types.assign(bound, types.front());
+            break;
+        default: break;
+    }
+    return split_outputs(op, written, types, bound > 0);
+}
+
+bool Parser::parse_attribute_arguments(Operation& op)
+{
+    auto list = [&](TokenKind close, ArgStyle style) {
+        take();
+        op.spelling.arguments = style;
+        if (accept(close)) return true;
+        while (true) {
+            Attribute a;
+            if (!parse_attribute(a)) return false;
+            op.arguments.push_back(std::move(a));
+            if (accept(TokenKind::Comma)) continue;
+            return expect(close, close == TokenKind::RSquare ? "',' or ']'" : "',' or ')'");
+        }
+    };
+    if (at(TokenKind::LSquare)) return list(TokenKind::RSquare, ArgStyle::Bracket);
+    if (at(TokenKind::LParen)) return list(TokenKind::RParen, ArgStyle::Paren);
+    if (!starts_attribute(tok())) return true;
+    op.spelling.arguments = ArgStyle::Bare;
+    while (true) {
+        Attribute a;
+        if (!parse_attribute(a, /*allow_typed=*/false)) return false;
+        op.arguments.push_back(std::move(a));
+        if (at(TokenKind::Comma) && (starts_attribute(tok(1)) || tok(1).is(TokenKind::Integer))) {
+            take();
+            continue;
+        }
+        break;
+    }
+    if (at(TokenKind::Comma) && tok(1).is(TokenKind::ValueId)) take();
+    return true;
+}
+
+bool Parser::parse_operand_items(WrittenOperands& out, bool in_parens)
+{
+    auto at_keyword_group = [&] {
+        return !in_parens && at(TokenKind::BareIdentifier) && !at_keyword("ins") && !at_keyword("outs") &&
+               (tok(1).is(TokenKind::Equal) || tok(1).is(TokenKind::LSquare));
+    };
+    bool need_item = false;
+    while (true) {
+        // Statements are line-oriented: an operand list never starts or continues on a new line
+        // without a comma, except with a keyword group such as `valid_col = %c`.
+        if (!need_item && tok().starts_line && !(at(TokenKind::BareIdentifier) && is_continuation_keyword(tok().spelling)))
+            return true;
+        if (at(TokenKind::ValueId)) {
+            Value* value = nullptr;
+            if (!parse_value_use(value)) return false;
+            if (out.layout.empty() || out.layout.back().style != GroupStyle::Positional)
+                out.layout.push_back(OperandGroup{GroupStyle::Positional, {}, {}});
+            out.layout.back().items.push_back({});
+            out.values.push_back(value);
+            if (at(TokenKind::LSquare)) {
+                take();
+                OperandGroup subscript{GroupStyle::Subscript, {}, {}};
+                if (!parse_operand_item_list(subscript, out.values, TokenKind::RSquare)) return false;
+                out.layout.push_back(std::move(subscript));
+            }
+        } else if (at_keyword_group()) {
+            Token keyword = take();
+            OperandGroup group{GroupStyle::Assign, std::string(keyword.spelling), {}};
+            if (accept(TokenKind::Equal)) {
+                if (accept(TokenKind::LSquare)) {
+                    group.style = GroupStyle::AssignList;
+                    if (!parse_operand_item_list(group, out.values, TokenKind::RSquare)) return false;
+                } else if (at(TokenKind::ValueId)) {
+                    Value* value = nullptr;
+                    if (!parse_value_use(value)) return false;
+                    group.items.push_back({});
+                    out.values.push_back(value);
+                } else {
+                    int64_t literal = 0;
+                    if (!parse_integer_literal(literal)) return false;
+                    group.items.push_back({true, literal});
+                }
+            } else {
+                take();  // '['
+                group.style = GroupStyle::KeywordList;
+                if (!parse_operand_item_list(group, out.values, TokenKind::RSquare)) return false;
+            }
+            out.layout.push_back(std::move(group));
+        } else if (need_item) {
+            return unexpected("an operand");
+        } else {
+            return true;
+        }
+        need_item = false;
+        if (at(TokenKind::Comma)) {
+            take();
+            if (at(TokenKind::LBrace)) return true;  // `ins(%src, {maskPattern = ...} : ...)`
+            need_item = true;
+            continue;
+        }
+        if (!at_keyword_group() || (tok().starts_line && !is_continuation_keyword(tok().spelling))) return true;
+    }
+}
+
+bool Parser::parse_operand_item_list(OperandGroup& group, std::vector<Value*>& values, TokenKind close)
+{
+    if (accept(close)) return true;
+    while (true) {
+        if (at(TokenKind::ValueId)) {
+            Value* value = nullptr;
+            if (!parse_value_use(value)) return false;
+            group.items.push_back({});
+            values.push_back(value);
+        } else {
+            int64_t literal = 0;
+            if (!parse_integer_literal(literal)) return false;
+            group.items.push_back({true, literal});
+        }
+        if (accept(TokenKind::Comma)) continue;
+        return expect(close, "',' or ']'");
+    }
+}
+
+bool Parser::parse_integer_literal(int64_t& out)
+{
+    bool negative = accept(TokenKind::Minus);
+    if (!at(TokenKind::Integer)) return unexpected("an SSA value or an integer");
+    Token t = take();
+    uint64_t magnitude = 0;
+    bool fits = parse_unsigned_literal(t.spelling, magnitude) &&
+                magnitude <= (negative ? (uint64_t{1} << 63) : uint64_t{INT64_MAX});
+    if (!fits)
+        return error(codes::kBadNumber, t.loc, "integer literal out of range", "a 64-bit signed integer",
+                     t.describe());
+    out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+    return true;
+}
+
+bool Parser::parse_dps(Operation& op, WrittenOperands& inputs, std::vector<Value*>& outputs,
+                       std::vector<Type>& input_types, std::vector<Type>& output_types)
+{
+    if (accept_keyword("ins")) {
+        if (!expect(TokenKind::LParen, "'(' after ins")) return false;
+        if (!parse_operand_items(inputs, /*in_parens=*/true)) return false;
+        if (at(TokenKind::LBrace)) {
+            if (!parse_attribute_dict(op.attributes)) return false;
+            op.spelling.attributes_in_ins = true;
+        }
+        if (accept(TokenKind::Colon) && !parse_type_list(input_types)) return false;
+        if (!expect(TokenKind::RParen, "')' closing ins")) return false;
+    }
+    if (accept_keyword("outs")) {
+        if (!expect(TokenKind::LParen, "'(' after outs")) return false;
+        WrittenOperands written;
+        SourceLocation loc = tok().loc;
+        if (!parse_operand_items(written, /*in_parens=*/true)) return false;
+        for (const OperandGroup& g : written.layout)
+            if (g.style != GroupStyle::Positional)
+                return error(codes::kUnexpectedToken, loc, "destinations must be plain values", "%dst", "a subscript");
+        outputs = std::move(written.values);
+        if (accept(TokenKind::Colon) && !parse_type_list(output_types)) return false;
+        if (!expect(TokenKind::RParen, "')' closing outs")) return false;
+    }
+    return true;
+}
+
+bool Parser::parse_signature(Operation& op, std::vector<Type>& operand_types, std::vector<Type>& result_types)
+{
+    if (accept(TokenKind::LParen)) {
+        if (!accept(TokenKind::RParen) &&
+            (!parse_type_list(operand_types) || !expect(TokenKind::RParen, "',' or ')'")))
+            return false;
+        if (accept(TokenKind::Arrow)) {
+            op.spelling.signature = SigStyle::Functional;
+            return parse_result_types(result_types);
+        }
+        op.spelling.signature = SigStyle::ParenList;
+        return true;
+    }
+    if (!parse_type_list(operand_types)) return false;
+    if (accept(TokenKind::Arrow)) {
+        op.spelling.signature = SigStyle::Arrow;
+        return parse_result_types(result_types);
+    }
+    if (accept_keyword("to")) {
+        op.spelling.signature = SigStyle::Cast;
+        result_types.emplace_back();
+        return parse_type(result_types.back());
+    }
+    op.spelling.signature = SigStyle::Plain;
+    return true;
+}
+
+// Moves a tile instruction's destinations behind its inputs: the first operand in PTO assembly,
+// the last in SSA form, or as many as an `operandSegmentSizes = array<i32: inputs, outputs>` says.
+bool Parser::split_outputs(Operation& op, WrittenOperands& written, std::vector<Type>& types, bool has_results)
+{
+    std::size_t total = written.values.size();
+    std::size_t outputs = 0;
+    if (is_tile_instruction(op.name)) {
+        auto segments = std::find_if(op.attributes.begin(), op.attributes.end(),
+                                     [](const NamedAttribute& a) { return a.name == "operandSegmentSizes"; });
+        if (segments != op.attributes.end()) {
+            const Attribute& sizes = segments->value;
+            const auto& v = sizes.dense_values();
+            if (!sizes.is(Attribute::Kind::DenseArray) || v.size() != 2 || v[0] < 0 || v[1] < 0 ||
+                static_cast<std::size_t>(v[0] + v[1]) != total)
+                return error(codes::kBadAttribute, op.loc, "malformed operandSegmentSizes",
+                             "array<i32: inputs, outputs> adding up to " + std::to_string(total), "another value");
+            outputs = static_cast<std::size_t>(v[1]);
+            op.attributes.erase(segments);
+        } else {
+            outputs = implied_output_count(op.spelling.form, has_results, written.layout);
+        }
+    }
+    std::vector<OperandGroup>& layout = written.layout;
+    if (outputs > 0) {
+        bool asm_form = op.spelling.form == OpForm::Asm;
+        OperandGroup& group = asm_form ? layout.front() : layout.back();
+        bool plain = group.style == GroupStyle::Positional && group.items.size() >= outputs;
+        if (plain && asm_form && group.items.size() == outputs && layout.size() > 1 &&
+            layout[1].style == GroupStyle::Subscript)
+            plain = false;
+        if (!plain)
+            return error(codes::kBadAttribute, op.loc, "destination operands must be plain values",
+                         std::to_string(outputs) + " plain destination operand" + (outputs == 1 ? "" : "s"),
+                         "subscripted or keyword operands");
+        if (asm_form) {
+            group.items.erase(group.items.begin(), group.items.begin() + static_cast<std::ptrdiff_t>(outputs));
+            std::rotate(written.values.begin(), written.values.begin() + static_cast<std::ptrdiff_t>(outputs),
+                        written.values.end());
+            if (types.size() == total)
+                std::rotate(types.begin(), types.begin() + static_cast<std::ptrdiff_t>(outputs), types.end());
+        } else {
+            group.items.resize(group.items.size() - outputs);
+        }
+    }
+    op.operands = std::move(written.values);
+    op.num_outputs = static_cast<unsigned>(outputs);
+    op.input_layout = std::move(layout);
+    normalize_layout(op.input_layout);
+    op.operand_types = std::move(types);
+    return true;
+}
+
+// ---- standard dialect operations with their own syntax -------------------------------------------
+
+// func.call @callee(%a, %b) : (A, B) -> R
+bool Parser::parse_call(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
+{
+    if (!at(TokenKind::SymbolRef)) return unexpected("the callee, such as @kernel");
+    op.attributes.push_back({"callee", Attribute::symbol(symbol_name(take()))});
+    WrittenOperands args;
+    if (!expect(TokenKind::LParen, "'(' opening the call arguments") || !parse_operand_items(args, true) ||
+        !expect(TokenKind::RParen, "',' or ')'"))
+        return false;
+    if (!args.layout.empty() && !(args.layout.size() == 1 && args.layout[0].style == GroupStyle::Positional))
+        return error(codes::kUnexpectedToken, op.loc, "call arguments must be plain values", "%value", "a subscript");
+    op.operands = std::move(args.values);
+    if (!expect(TokenKind::Colon, "':' and the callee type") || !expect(TokenKind::LParen, "'(' opening the callee type"))
+        return false;
+    if (!accept(TokenKind::RParen) &&
+        (!parse_type_list(op.operand_types) || !expect(TokenKind::RParen, "',' or ')'")))
+        return false;
+    op.spelling.signature = SigStyle::Functional;
+    if (!expect(TokenKind::Arrow, "'->' and the result types") || !parse_result_types(result_types)) return false;
+    return check_result_count(result_types.size(), bound_count(names), op.loc);
+}
+
+// scf.for [unsigned] %iv = %lb to %ub step %step [iter_args(%a = %init, ...) -> (types)] [: type] region
+bool Parser::parse_for(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
+{
+    if (accept_keyword("unsigned")) op.attributes.push_back({"unsignedCmp", Attribute::unit()});
+    if (!at(TokenKind::ValueId)) return unexpected("the induction variable");
+    Token iv = take();
+    std::vector<EntryArgument> entry{{std::string(iv.name()), Type::index(), iv.loc}};
+    Value *lower = nullptr, *upper = nullptr, *step = nullptr;
+    if (!expect(TokenKind::Equal, "'=' after the induction variable") || !parse_value_use(lower) ||
+        !expect_keyword("to") || !parse_value_use(upper) || !expect_keyword("step") || !parse_value_use(step))
+        return false;
+    op.operands = {lower, upper, step};
+    bool ok = true;
+    if (accept_keyword("iter_args")) {
+        if (!expect(TokenKind::LParen, "'(' after iter_args")) return false;
+        while (true) {
+            if (!at(TokenKind::ValueId)) return unexpected("a loop-carried value such as %acc = %init");
+            Token arg = take();
+            Value* init = nullptr;
+            if (!expect(TokenKind::Equal, "'=' and the initial value") || !parse_value_use(init)) return false;
+            entry.push_back({std::string(arg.name()), Type(), arg.loc});
+            op.operands.push_back(init);
+            if (accept(TokenKind::Comma)) continue;
+            if (!expect(TokenKind::RParen, "',' or ')'")) return false;
+            break;
+        }
+        SourceLocation arrow_loc = tok().loc;
+        if (!expect(TokenKind::Arrow, "'->' and the loop result types") || !parse_result_types(result_types))
+            return false;
+        if (result_types.size() + 1 != entry.size()) {
+            ok = error(codes::kResultCount, arrow_loc, "loop result types do not match iter_args",
+                       std::to_string(entry.size() - 1) + " types", std::to_string(result_types.size()));
+            result_types.resize(entry.size() - 1);
+        }
+        for (std::size_t i = 0; i < result_types.size(); ++i) entry[i + 1].type = result_types[i];
+    }
+    if (accept(TokenKind::Colon) && !parse_type(entry[0].type)) return false;
+    ok = check_result_count(result_types.size(), bound_count(names), op.loc) && ok;
+    op.regions.push_back(std::make_unique<Region>());
+    op.regions.back()->parent = &op;
+    ok = parse_region(*op.regions.back(), entry) && ok;
+    return parse_trailing_attributes(op) && ok;
+}
+
+// scf.if %cond [-> types] region [else region]
+bool Parser::parse_if(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
+{
+    Value* condition = nullptr;
+    if (!parse_value_use(condition)) return false;
+    op.operands = {condition};
+    if (accept(TokenKind::Arrow) && !parse_result_types(result_types)) return false;
+    bool ok = check_result_count(result_types.size(), bound_count(names), op.loc);
+    op.regions.push_back(std::make_unique<Region>());
+    op.regions.back()->parent = &op;
+    ok = parse_region(*op.regions.back(), {}) && ok;
+    if (accept_keyword("else")) {
+        op.regions.push_back(std::make_unique<Region>());
+        op.regions.back()->parent = &op;
+        ok = parse_region(*op.regions.back(), {}) && ok;
+    }
+    return parse_trailing_attributes(op) && ok;
+}
+
+// scf.while (%a = %init, ...) : (types) -> types region do region
+bool Parser::parse_while(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
+{
+    std::vector<EntryArgument> entry;
+    if (!expect(TokenKind::LParen, "'(' opening the loop-carried values")) return false;
+    if (!accept(TokenKind::RParen)) {
+        while (true) {
+            if (!at(TokenKind::ValueId)) return unexpected("a loop-carried value such as %a = %init");
+            Token arg = take();
+            Value* init = nullptr;
+            if (!expect(TokenKind::Equal, "'=' and the initial value") || !parse_value_use(init)) return false;
+            entry.push_back({std::string(arg.name()), Type(), arg.loc});
+            op.operands.push_back(init);
+            if (accept(TokenKind::Comma)) continue;
+            if (!expect(TokenKind::RParen, "',' or ')'")) return false;
+            break;
+        }
+    }
+    SourceLocation types_loc = tok().loc;
+    if (!expect(TokenKind::Colon, "':' and the loop type") || !expect(TokenKind::LParen, "'(' opening the operand types"))
+        return false;
+    if (!accept(TokenKind::RParen) &&
+        (!parse_type_list(op.operand_types) || !expect(TokenKind::RParen, "',' or ')'")))
+        return false;
+    op.spelling.signature = SigStyle::Functional;
+    if (!expect(TokenKind::Arrow, "'->' and the result types") || !parse_result_types(result_types)) return false;
+    bool ok = true;
+    if (op.operand_types.size() != entry.size())
+        ok = error(codes::kResultCount, types_loc, "scf.while operand types do not match its initial values",
+                   std::to_string(entry.size()) + " types", std::to_string(op.operand_types.size()));
+    for (std::size_t i = 0; i < entry.size() && i < op.operand_types.size(); ++i) entry[i].type = op.operand_types[i];
+    ok = check_result_count(result_types.size(), bound_count(names), op.loc) && ok;
+    op.regions.push_back(std::make_unique<Region>());
+    op.regions.back()->parent = &op;
+    ok = parse_region(*op.regions.back(), entry) && ok;
+    if (!expect_keyword("do")) return false;
+    op.regions.push_back(std::make_unique<Region>());
+    op.regions.back()->parent = &op;
+    ok = parse_region(*op.regions.back(), {}) && ok;
+    return parse_trailing_attributes(op) && ok;
+}
+
+// scf.condition(%cond) %a, %b : A, B
+bool Parser::parse_condition(Operation& op)
+{
+    Value* condition = nullptr;
+    if (!expect(TokenKind::LParen, "'(' and the condition") || !parse_value_use(condition) ||
+        !expect(TokenKind::RParen, "')' after the condition"))
+        return false;
+    op.operands = {condition};
+    WrittenOperands args;
+    if (!parse_operand_items(args, /*in_parens=*/true)) return false;
+    op.operands.insert(op.operands.end(), args.values.begin(), args.values.end());
+    if (accept(TokenKind::Colon)) {
+        op.spelling.signature = SigStyle::Plain;
+        return parse_type_list(op.operand_types);
+    }
+    return true;
+}
+
+// arith.constant 42 : i32 | 1.0 : f32 | 0x7F800000 : f32 | true
+bool Parser::parse_constant(Operation& op, std::vector<Type>& result_types)
+{
+    Attribute value;
+    if (!parse_attribute(value)) return false;
+    Type type = value.type();
+    if (value.is(Attribute::Kind::Bool) && type.is_none()) type = Type::integer(1);
+    if (!type.is_none()) result_types.push_back(type);
+    op.attributes.push_back({"value", std::move(value)});
+    return true;
+}
+
+// arith.cmpi slt, %a, %b : index
+bool Parser::parse_compare(Operation& op, std::vector<Type>& result_types)
+{
+    Attribute predicate;
+    if (at(TokenKind::BareIdentifier)) {
+        predicate = Attribute::keyword(std::string(take().spelling));
+    } else if (at(TokenKind::Integer)) {
+        int64_t value = 0;
+        if (!parse_integer_literal(value)) return false;
+        predicate = Attribute::integer(value);
+    } else {
+        return unexpected("a comparison predicate such as slt");
+    }
+    op.attributes.push_back({"predicate", std::move(predicate)});
+    WrittenOperands operands;
+    if (!expect(TokenKind::Comma, "',' after the predicate") || !parse_operand_items(operands, /*in_parens=*/true) ||
+        !expect(TokenKind::Colon, "':' and the operand type") || !parse_type_list(op.operand_types))
+        return false;
+    op.operands = std::move(operands.values);
+    op.spelling.signature = SigStyle::Plain;
+    result_types.push_back(Type::integer(1));
+    return true;
+}
+
+// pto.section.cube region [attr-dict]
+bool Parser::parse_section(Operation& op)
+{
+    op.regions.push_back(std::make_unique<Region>());
+    op.regions.back()->parent = &op;
+    bool ok = parse_region(*op.regions.back(), {});
+    return parse_trailing_attributes(op) && ok;
+}
+
+bool Parser::parse_trailing_attributes(Operation& op)
+{
+    return !at(TokenKind::LBrace) || parse_attribute_dict(op.attributes);
+}
+
+}  // namespace pto::as::detail

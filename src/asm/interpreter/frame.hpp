@@ -1,0 +1,36 @@
+// The run-time state of one function activation: a flat array of value slots, addressed by the
+// indices lowering assigned, plus the storage of the tiles the activation allocated.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <pto/engine/descriptor.hpp>
+
+namespace pto::as::interp {
+
+struct Step;
+
+// One SSA value. Scalars use `i` (index and integers, sign-extended from their width; i1 is 0 or 1)
+// or `f` (floats, already rounded to their type); tiles use `tile`; pointers and views use `view`.
+struct Slot {
+    union {
+        int64_t i;
+        double f;
+    };
+    engine::TileDesc tile;
+    engine::GlobalDesc view;
+    Slot() : i(0) {}
+};
+
+struct Frame {
+    std::vector<Slot> slots;
+    // Storage of each allocation site of the function, made on its first execution and reused by
+    // later ones (a site's tile type is static, so its size never changes).
+    std::vector<std::shared_ptr<std::byte>> storage;
+    std::vector<Slot> results;  // filled by func.return
+    const Step* current = nullptr;  // the step executing, for the location of run-time diagnostics
+};
+
+}  // namespace pto::as::interp

@@ -1,0 +1,201 @@
+// Lowering of a module into its executable form: slots, blocks, functions, and the helpers every
+// family of operations shares.
+#include <algorithm>
+#include <cctype>
+
+#include "asm/interpreter/lowering.hpp"
+
+namespace pto::as::interp {
+
+std::string location_of(const Module& module, const Operation& op) { return format_location(module.filename, op.loc); }
+
+void Lowerer::fail(const Operation& op, std::string_view code, std::string what, std::string expected,
+                   std::string actual) const
+{
+    Diagnostic d;
+    d.code = code;
+    d.instruction = is_tile_instruction(op.name) ? isa_mnemonic(op.name) : op.name;
+    d.message = std::move(what);
+    d.expected = std::move(expected);
+    d.actual = std::move(actual);
+    d.location = location_of(module_, op);
+    throw SimError(std::move(d));
+}
+
+int Lowerer::slot(const Value* v) const
+{
+    const auto it = slots_.find(v);
+    return it == slots_.end() ? -1 : it->second;
+}
+
+int Lowerer::define(const Value* v)
+{
+    const int s = next_slot_++;
+    slots_[v] = s;
+    return s;
+}
+
+Type Lowerer::operand_type(const Operation& op, std::size_t i) const
+{
+    const Value* v = op.operands[i];
+    if (!v->type.is_none()) return v->type;
+    return i < op.operand_types.size() ? op.operand_types[i] : Type{};
+}
+
+Type Lowerer::result_type(const Operation& op, std::size_t i) const
+{
+    return i < op.results.size() ? op.results[i]->type : Type{};
+}
+
+std::vector<GroupItem> Lowerer::group(const Operation& op, std::string_view keyword) const
+{
+    std::vector<GroupItem> out;
+    std::size_t cursor = 0;
+    for (const OperandGroup& g : op.input_layout) {
+        const bool match = g.keyword == keyword && (!keyword.empty() || g.style == GroupStyle::Positional);
+        for (const OperandItem& item : g.items) {
+            GroupItem gi;
+            if (item.literal) gi.literal = item.value;
+            else gi.slot = slot(op.operands[cursor++]);
+            if (match) out.push_back(gi);
+        }
+        if (match) return out;
+    }
+    return out;
+}
+
+std::string Lowerer::enum_attr(const Operation& op, std::initializer_list<std::string_view> names)
+{
+    for (std::string_view n : names)
+        if (const Attribute* a = op.attribute(n)) {
+            std::string v = a->enum_value();
+            if (v.empty() && a->is(Attribute::Kind::Integer)) v = std::to_string(a->int_value());
+            std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+            return v;
+        }
+    return {};
+}
+
+engine::TileDesc Lowerer::tile_prototype(const Operation& op, const Type& type) const
+{
+    const TileType* t = type.dyn_cast<TileType>();
+    if (!t) fail(op, codes::kBadOperand, "operand is not a tile", "a !pto.tile_buf or !pto.tile type", "another type");
+    const auto dtype = type.element_dtype();
+    if (!dtype) fail(op, codes::kBadOperand, "tile element type has no engine equivalent");
+    engine::TileDesc d;
+    d.dtype = *dtype;
+    d.loc = t->loc.value_or(pto::TileType::Vec);
+    d.rows = int32_t(t->rows);
+    d.cols = int32_t(t->cols);
+    // A valid extent given at run time starts as the capacity until set_validshape or alloc_tile says.
+    d.valid_rows = int32_t(t->valid_rows == kDynamic ? t->rows : t->valid_rows);
+    d.valid_cols = int32_t(t->valid_cols == kDynamic ? t->cols : t->valid_cols);
+    d.blayout = t->blayout.value_or(BLayout::RowMajor);
+    d.slayout = t->slayout.value_or(SLayout::NoneBox);
+    d.fractal_bytes = int32_t(t->fractal.value_or(TileConfig::fractalABSize));
+    d.pad = t->pad.value_or(PadValue::Null);
+    return d;
+}
+
+Body* Lowerer::lower_block(const Block& block)
+{
+    program_.bodies.push_back(std::make_unique<Body>());
+    Body* body = program_.bodies.back().get();
+    for (const auto& arg : block.arguments) body->arguments.push_back(define(arg.get()));
+    for (const auto& owned : block.operations) {
+        const Operation& op = *owned;
+        const bool last = &owned == &block.operations.back();
+        if (op.name == "scf.yield" || op.name == "func.return" || op.name == "scf.condition") {
+            if (!last) fail(op, codes::kUnsupportedOp, "a terminator must end its block");
+            std::size_t first = 0;
+            if (op.name == "scf.condition") {
+                body->condition = slot(op.operands.at(0));
+                first = 1;
+            }
+            for (std::size_t i = first; i < op.operands.size(); ++i) body->terminator.push_back(slot(op.operands[i]));
+            continue;
+        }
+        const OpInfo* info = find_op(op.name);
+        if (!info) fail(op, codes::kUnsupportedOp, "the interpreter cannot run this operation", "a supported operation", op.name);
+        for (const Value* v : op.operands)
+            if (slot(v) < 0) fail(op, codes::kBadOperand, "operand used before its definition", {}, v->reference());
+        switch (info->cls) {
+            case OpClass::Arith: lower_arith(op, *body); break;
+            case OpClass::Control: lower_control(op, *body); break;
+            case OpClass::View: lower_view(op, *body); break;
+            case OpClass::Query: lower_query(op, *body); break;
+            case OpClass::Sync: lower_sync(op, *body); break;
+            case OpClass::Section:
+                for (const auto& region : op.regions)
+                    for (const auto& b : region->blocks) {
+                        const Body* inner = lower_block(*b);
+                        body->steps.push_back({[inner](Frame& f) { run_body(*inner, f); }, &op});
+                    }
+                break;
+            case OpClass::Tile: lower_tile(op, *info, *body); break;
+        }
+    }
+    return body;
+}
+
+void Lowerer::lower_function(CompiledFunction& fn)
+{
+    slots_.clear();
+    next_slot_ = 0;
+    sites_ = 0;
+    const Block* entry = fn.source->entry_block();
+    if (!entry) {
+        program_.bodies.push_back(std::make_unique<Body>());
+        fn.body = program_.bodies.back().get();
+    } else {
+        fn.body = lower_block(*entry);
+    }
+    fn.slot_count = next_slot_;
+    fn.storage_sites = sites_;
+}
+
+const CompiledFunction* Program::find(std::string_view name) const
+{
+    for (const auto& f : functions)
+        if (f->source->name == name) return f.get();
+    return nullptr;
+}
+
+std::unique_ptr<Program> lower(const Module& module)
+{
+    auto program = std::make_unique<Program>();
+    program->module = &module;
+    // Every function exists before any body is lowered, so calls resolve whatever the order.
+    for (const auto& f : module.functions) {
+        program->functions.push_back(std::make_unique<CompiledFunction>());
+        program->functions.back()->source = f.get();
+    }
+    Lowerer lowerer(*program, module);
+    for (const auto& f : program->functions) lowerer.lower_function(*f);
+    return program;
+}
+
+std::vector<Slot> call(const Program& program, const CompiledFunction& fn, const std::vector<Slot>& args)
+{
+    Frame frame;
+    frame.slots.resize(std::size_t(fn.slot_count));
+    frame.storage.resize(std::size_t(fn.storage_sites));
+    const Body& body = *fn.body;
+    for (std::size_t i = 0; i < body.arguments.size() && i < args.size(); ++i) frame.slots[body.arguments[i]] = args[i];
+    try {
+        run_body(body, frame);
+    } catch (SimError& e) {
+        // The engine knows the instruction, not where the program wrote it: add the location.
+        if (e.diagnostic().location.empty() && frame.current && frame.current->op) {
+            Diagnostic d = e.diagnostic();
+            d.location = location_of(*program.module, *frame.current->op);
+            throw SimError(std::move(d));
+        }
+        throw;
+    }
+    std::vector<Slot> results;
+    for (int s : body.terminator) results.push_back(frame.slots[s]);
+    return results;
+}
+
+}  // namespace pto::as::interp

@@ -1,0 +1,245 @@
+// Lowering of the pto operations that are not ISA instructions: tensor views, tile allocation and
+// metadata, block queries, and synchronisation.
+#include <pto/common/event.hpp>
+#include <pto/engine/instructions.hpp>
+#include <pto/runtime/memory.hpp>
+#include <pto/runtime/sync.hpp>
+
+#include "asm/interpreter/lowering.hpp"
+
+namespace pto::as::interp {
+
+namespace {
+
+int64_t item_value(const Frame& f, const GroupItem& item) { return item.slot < 0 ? item.literal : f.slots[item.slot].i; }
+
+Layout layout_of(const Type& type)
+{
+    const auto* view = type.dyn_cast<TensorViewType>();
+    if (!view) return Layout::ND;
+    if (view->layout.find("dn") != std::string::npos || view->layout.find("DN") != std::string::npos) return Layout::DN;
+    if (view->layout.find("nz") != std::string::npos || view->layout.find("NZ") != std::string::npos) return Layout::NZ;
+    return Layout::ND;
+}
+
+// Pipe and event names of the sync operations, as pipe_t / event_t values; -1 when absent or unknown.
+int32_t sync_code(const Attribute* a)
+{
+    if (!a) return -1;
+    const std::string v = a->enum_value();
+    static constexpr std::pair<std::string_view, int32_t> kPipes[] = {
+        {"PIPE_S", PIPE_S},       {"PIPE_V", PIPE_V},       {"PIPE_M", PIPE_M},       {"PIPE_MTE1", PIPE_MTE1},
+        {"PIPE_MTE2", PIPE_MTE2}, {"PIPE_MTE3", PIPE_MTE3}, {"PIPE_ALL", PIPE_ALL},   {"PIPE_MTE4", PIPE_MTE4},
+        {"PIPE_MTE5", PIPE_MTE5}, {"PIPE_V2", PIPE_V2},     {"PIPE_FIX", PIPE_FIX},
+    };
+    for (const auto& [name, code] : kPipes)
+        if (v == name) return code;
+    if (v.rfind("EVENT_ID", 0) == 0 && v.size() > 8) return std::stoi(v.substr(8));
+    // record_event / wait_event name instructions (TLOAD, TMATMUL): their engine table index.
+    for (std::size_t i = 0; i < engine::kInstrNames.size(); ++i)
+        if (v == engine::kInstrNames[i]) return int32_t(i);
+    return -1;
+}
+
+}  // namespace
+
+void Lowerer::lower_view(const Operation& op, Body& body)
+{
+    auto add = [&](std::function<void(Frame&)> fn) { body.steps.push_back({std::move(fn), &op}); };
+    const Operation* where = &op;
+    const Module* module = &module_;
+
+    if (op.name == "pto.make_tensor_view" || op.name == "pto.partition_view") {
+        const bool partition = op.name == "pto.partition_view";
+        const std::vector<GroupItem> source = group(op, "");
+        const std::vector<GroupItem> shape = group(op, partition ? "sizes" : "shape");
+        const std::vector<GroupItem> strides = partition ? std::vector<GroupItem>{} : group(op, "strides");
+        const std::vector<GroupItem> offsets = partition ? group(op, "offsets") : std::vector<GroupItem>{};
+        if (source.size() != 1 || source[0].slot < 0 || shape.empty() || shape.size() > 5 ||
+            (!partition && strides.size() != shape.size()) || (partition && offsets.size() != shape.size()))
+            fail(op, codes::kBadOperand, "view operands", "a source, and one shape/stride or offset/size per dimension");
+        const Type rt = result_type(op, 0);
+        const auto dtype = rt.element_dtype().value_or(engine::DType::F32);
+        const Layout layout = layout_of(partition ? operand_type(op, 0) : rt);
+        const int src = source[0].slot;
+        const int d = define(op.results.at(0).get());
+        return add([=](Frame& f) {
+            const engine::GlobalDesc& in = f.slots[src].view;
+            engine::GlobalDesc out;
+            const std::size_t n = shape.size(), lead = 5 - n;
+            auto out_of_bounds = [&](std::string expected, std::string actual) {
+                throw SimError({"RUN_VIEW_BOUNDS", where->name, "", "view outside its tensor", std::move(expected), std::move(actual),
+                                location_of(*module, *where)});
+            };
+            if (partition) {
+                out = in;
+                int64_t offset = 0;
+                for (std::size_t k = 0; k < n; ++k) {
+                    const int64_t off = item_value(f, offsets[k]), size = item_value(f, shape[k]);
+                    // Checked here, once per view, so that no transfer through it can leave the tensor.
+                    if (off < 0 || size < 0 || off + size > in.shape[lead + k])
+                        out_of_bounds("offset + size <= " + std::to_string(in.shape[lead + k]) + " in dimension " + std::to_string(k),
+                                      std::to_string(off) + " + " + std::to_string(size));
+                    offset += off * in.stride[lead + k];
+                    out.shape[lead + k] = size;
+                }
+                out.data = in.data + offset * engine::dtype_bits(in.dtype) / 8;
+            } else {
+                out.data = in.data;
+                out.dtype = dtype;
+                out.layout = layout;
+                for (std::size_t k = 0; k < n; ++k) {
+                    out.shape[lead + k] = item_value(f, shape[k]);
+                    out.stride[lead + k] = item_value(f, strides[k]);
+                }
+                // Unused outer dimensions have extent 1; give them the stride of a whole next block.
+                for (std::size_t k = lead; k-- > 0;) out.stride[k] = out.stride[k + 1] * out.shape[k + 1];
+                // A view of a host array (registered for the run) must stay inside it.
+                int64_t last = 0;
+                bool empty = false;
+                for (std::size_t k = lead; k < 5; ++k) {
+                    if (out.shape[k] <= 0) empty = true;
+                    else last += (out.shape[k] - 1) * out.stride[k];
+                }
+                const int64_t need = empty ? 0 : (last + 1) * engine::dtype_bits(out.dtype) / 8;
+                const int64_t have = runtime::global_bytes_after(out.data);
+                if (have >= 0 && need > have) out_of_bounds("at most " + std::to_string(have) + " bytes", std::to_string(need) + " bytes");
+            }
+            for (std::size_t k = lead; k < 5; ++k)
+                if (out.shape[k] < 0)
+                    throw SimError({"RUN_VIEW_SHAPE", where->name, "", "negative view extent", ">= 0",
+                                    std::to_string(out.shape[k]), location_of(*module, *where)});
+            f.slots[d].view = out;
+        });
+    }
+
+    if (op.name == "pto.alloc_tile") {
+        const engine::TileDesc proto = tile_prototype(op, result_type(op, 0));
+        const std::vector<GroupItem> addr = group(op, "addr");
+        const std::vector<GroupItem> vr = group(op, "valid_row");
+        const std::vector<GroupItem> vc = group(op, "valid_col");
+        const int site = new_site();
+        const int d = define(op.results.at(0).get());
+        const uint64_t bytes = uint64_t(proto.bytes());
+        return add([=](Frame& f) {
+            engine::TileDesc t = proto;
+            if (!vr.empty()) t.valid_rows = int32_t(item_value(f, vr[0]));
+            if (!vc.empty()) t.valid_cols = int32_t(item_value(f, vc[0]));
+            if (t.valid_rows < 0 || t.valid_rows > t.rows || t.valid_cols < 0 || t.valid_cols > t.cols)
+                throw SimError({std::string(codes::kValidShape), "pto.alloc_tile", "", "valid shape outside the tile",
+                                "within " + std::to_string(t.rows) + "x" + std::to_string(t.cols),
+                                std::to_string(t.valid_rows) + "x" + std::to_string(t.valid_cols), location_of(*module, *where)});
+            if (!addr.empty()) {
+                // An explicit address is TASSIGN: a byte offset in the tile's on-chip memory.
+                t.data = runtime::tile_address(t.loc, uint64_t(item_value(f, addr[0])), bytes);
+            } else {
+                auto& storage = f.storage[site];
+                if (!storage) storage = runtime::allocate_auto(t.loc, bytes);
+                t.data = storage.get();
+            }
+            f.slots[d].tile = t;
+        });
+    }
+
+    if (op.name == "pto.set_validshape") {
+        const int t = slot(op.operands.at(0)), r = slot(op.operands.at(1)), c = slot(op.operands.at(2));
+        return add([=](Frame& f) {
+            engine::TileDesc& tile = f.slots[t].tile;
+            const int64_t rows = f.slots[r].i, cols = f.slots[c].i;
+            if (rows < 0 || rows > tile.rows || cols < 0 || cols > tile.cols)
+                throw SimError({std::string(codes::kValidShape), "pto.set_validshape", "", "valid shape outside the tile",
+                                "within " + std::to_string(tile.rows) + "x" + std::to_string(tile.cols),
+                                std::to_string(rows) + "x" + std::to_string(cols), location_of(*module, *where)});
+            tile.valid_rows = int32_t(rows);
+            tile.valid_cols = int32_t(cols);
+        });
+    }
+
+    if (op.name == "pto.treshape") {
+        const engine::TileDesc proto = tile_prototype(op, result_type(op, 0));
+        const int src = slot(op.operands.at(0));
+        const int d = define(op.results.at(0).get());
+        return add([=](Frame& f) {
+            const engine::TileDesc& in = f.slots[src].tile;
+            if (in.bytes() != proto.bytes())
+                throw SimError({std::string(codes::kReshape), "TRESHAPE", "", "a reshape keeps the tile's size in bytes",
+                                std::to_string(in.bytes()), std::to_string(proto.bytes()), location_of(*module, *where)});
+            engine::TileDesc t = proto;
+            t.data = in.data;
+            f.slots[d].tile = t;
+        });
+    }
+
+    if (op.name == "pto.subset") {
+        // A TileDesc has no row pitch, so a subset is expressible when it spans whole rows of an
+        // unboxed row-major tile (or whole columns of a column-major one).
+        engine::TileDesc proto = tile_prototype(op, operand_type(op, 0));
+        const std::vector<GroupItem> at = group(op, "");
+        std::vector<GroupItem> index;
+        for (const OperandGroup& g : op.input_layout)
+            if (g.style == GroupStyle::Subscript) {
+                std::size_t cursor = 1;
+                for (const OperandItem& it : g.items) index.push_back(it.literal ? GroupItem{-1, it.value} : GroupItem{slot(op.operands[cursor++]), 0});
+            }
+        const std::vector<GroupItem> sizes = group(op, "sizes");
+        if (at.size() != 1 || index.size() != 2 || sizes.size() != 2 || sizes[0].slot >= 0 || sizes[1].slot >= 0)
+            fail(op, codes::kBadOperand, "pto.subset operands", "%tile[%row, %col] sizes [R, C]");
+        const bool row_major = proto.rows_contiguous();
+        const bool col_major = !proto.boxed() && proto.blayout == BLayout::ColMajor;
+        if ((row_major && sizes[1].literal != proto.cols) || (col_major && sizes[0].literal != proto.rows) || (!row_major && !col_major))
+            fail(op, codes::kSubset, "a subset must span whole rows (row-major) or whole columns (column-major) of an unboxed tile");
+        const int src = at[0].slot;
+        const int d = define(op.results.at(0).get());
+        const int32_t sub_rows = int32_t(sizes[0].literal), sub_cols = int32_t(sizes[1].literal);
+        return add([=](Frame& f) {
+            const engine::TileDesc& in = f.slots[src].tile;
+            const int64_t r = item_value(f, index[0]), c = item_value(f, index[1]);
+            if (r < 0 || c < 0 || r + sub_rows > in.rows || c + sub_cols > in.cols || (row_major ? c != 0 : r != 0))
+                throw SimError({std::string(codes::kSubset), "pto.subset", "", "subset outside the tile or not whole lines",
+                                "within " + std::to_string(in.rows) + "x" + std::to_string(in.cols),
+                                "[" + std::to_string(r) + ", " + std::to_string(c) + "]", location_of(*module, *where)});
+            engine::TileDesc t = in;
+            t.data = in.data + in.offset(r, c) * in.element_bits() / 8;
+            t.rows = sub_rows;
+            t.cols = sub_cols;
+            t.valid_rows = std::clamp<int32_t>(in.valid_rows - int32_t(r), 0, sub_rows);
+            t.valid_cols = std::clamp<int32_t>(in.valid_cols - int32_t(c), 0, sub_cols);
+            f.slots[d].tile = t;
+        });
+    }
+
+    fail(op, codes::kUnsupportedOp, "the interpreter cannot run this operation", "a supported operation", op.name);
+}
+
+void Lowerer::lower_query(const Operation& op, Body& body)
+{
+    const int d = define(op.results.at(0).get());
+    uint32_t (*query)() = nullptr;
+    if (op.name == "pto.get_block_idx") query = runtime::block_idx;
+    else if (op.name == "pto.get_block_num") query = runtime::block_num;
+    else if (op.name == "pto.get_subblock_idx") query = runtime::subblock_idx;
+    // One simulated core runs each block's vector work: one sub-block.
+    else query = [] { return uint32_t{1}; };
+    body.steps.push_back({[d, query](Frame& f) { f.slots[d].i = int64_t(query()); }, &op});
+}
+
+void Lowerer::lower_sync(const Operation& op, Body& body)
+{
+    auto arg = [&](std::size_t i) { return i < op.arguments.size() ? &op.arguments[i] : nullptr; };
+    runtime::SyncKind kind = runtime::SyncKind::PipeBarrier;
+    int32_t src = -1, dst = -1, event = -1;
+    if (op.name == "pto.set_flag" || op.name == "pto.wait_flag" || op.name == "pto.record_event" || op.name == "pto.wait_event") {
+        if (op.arguments.size() != 3) fail(op, codes::kBadOperand, "sync operands", "[source, destination, event]", std::to_string(op.arguments.size()) + " arguments");
+        kind = op.name == "pto.set_flag" ? runtime::SyncKind::SetFlag
+             : op.name == "pto.wait_flag" ? runtime::SyncKind::WaitFlag
+             : op.name == "pto.record_event" ? runtime::SyncKind::EventRecord : runtime::SyncKind::EventWait;
+        src = sync_code(arg(0));
+        dst = sync_code(arg(1));
+        event = sync_code(arg(2));
+    } else {
+        src = sync_code(arg(0));
+    }
+    body.steps.push_back({[=](Frame&) { runtime::record_sync(kind, src, dst, event); }, &op});
+}
+
+}  // namespace pto::as::interp

@@ -1,0 +1,80 @@
+// Internal to the interpreter: the state of lowering one module, shared by the files that lower each
+// family of operations (arith, control flow, pto views and sync, tile instructions).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <pto/runtime/diagnostic.hpp>
+
+#include "asm/interpreter/program.hpp"
+#include "asm/ir.hpp"
+#include "asm/op_table.hpp"
+
+namespace pto::as::interp {
+
+// Run-time diagnostic codes of the interpreter itself (the engine raises its own).
+namespace codes {
+inline constexpr std::string_view kUnsupportedOp = "RUN_UNSUPPORTED_OP";
+inline constexpr std::string_view kBadOperand = "RUN_BAD_OPERAND";
+inline constexpr std::string_view kValidShape = "RUN_VALID_SHAPE";
+inline constexpr std::string_view kUnknownCallee = "RUN_UNKNOWN_CALLEE";
+inline constexpr std::string_view kSubset = "RUN_SUBSET_UNSUPPORTED";
+inline constexpr std::string_view kReshape = "RUN_TRESHAPE_SIZE";
+}  // namespace codes
+
+// One element of a keyword group (`shape = [%a, 4]`): an operand's slot or a literal.
+struct GroupItem {
+    int slot = -1;  // -1 for a literal
+    int64_t literal = 0;
+};
+
+class Lowerer {
+public:
+    Lowerer(Program& program, const Module& module) : program_(program), module_(module) {}
+
+    void lower_function(CompiledFunction& fn);
+    Body* lower_block(const Block& block);
+
+    int slot(const Value* v) const;
+    int define(const Value* v);
+    int new_site() { return sites_++; }
+
+    // The type of operand `i`: the value's own type, else the one the signature wrote.
+    Type operand_type(const Operation& op, std::size_t i) const;
+    Type result_type(const Operation& op, std::size_t i) const;
+    // The items of the keyword group `keyword` (or of the positional group when empty).
+    std::vector<GroupItem> group(const Operation& op, std::string_view keyword) const;
+    // An enum-like attribute's value (`#pto<coalesce row>` gives "row"), or empty.
+    static std::string enum_attr(const Operation& op, std::initializer_list<std::string_view> names);
+
+    [[noreturn]] void fail(const Operation& op, std::string_view code, std::string what, std::string expected = {},
+                           std::string actual = {}) const;
+
+    // Families; each appends the steps of `op` to `body`.
+    void lower_arith(const Operation& op, Body& body);
+    void lower_control(const Operation& op, Body& body);
+    void lower_view(const Operation& op, Body& body);
+    void lower_query(const Operation& op, Body& body);
+    void lower_sync(const Operation& op, Body& body);
+    void lower_tile(const Operation& op, const OpInfo& info, Body& body);
+
+    // The tile descriptor a tile type describes, without storage.
+    engine::TileDesc tile_prototype(const Operation& op, const Type& type) const;
+
+    Program& program_;
+    const Module& module_;
+
+private:
+    std::unordered_map<const Value*, int> slots_;
+    int next_slot_ = 0;
+    int sites_ = 0;
+};
+
+// Diagnostics raised while running carry the location of the step that raised them.
+std::string location_of(const Module& module, const Operation& op);
+
+}  // namespace pto::as::interp

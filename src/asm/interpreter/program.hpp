@@ -1,0 +1,60 @@
+// The executable form of a module: each function lowered once into flat step lists whose operands are
+// pre-resolved slot indices and whose tile descriptors are pre-built, so running an operation looks
+// up no name and re-reads no type.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "asm/interpreter/frame.hpp"
+#include "asm/ir.hpp"
+
+namespace pto::as::interp {
+
+struct Step {
+    std::function<void(Frame&)> run;
+    const Operation* op = nullptr;
+};
+
+// A block lowered: its steps, then the slots its terminator passes on (yield, condition, return).
+struct Body {
+    std::vector<Step> steps;
+    std::vector<int> arguments;   // slots of the block's arguments
+    std::vector<int> terminator;  // slots the terminator passes to its parent
+    int condition = -1;           // scf.condition's flag slot
+};
+
+struct CompiledFunction {
+    const Function* source = nullptr;
+    Body* body = nullptr;
+    int slot_count = 0;
+    int storage_sites = 0;
+};
+
+class Program {
+public:
+    const Module* module = nullptr;
+    std::vector<std::unique_ptr<CompiledFunction>> functions;
+    std::vector<std::unique_ptr<Body>> bodies;  // owns every lowered block
+
+    const CompiledFunction* find(std::string_view name) const;
+};
+
+inline void run_body(const Body& body, Frame& frame)
+{
+    for (const Step& step : body.steps) {
+        frame.current = &step;
+        step.run(frame);
+    }
+}
+
+// Lowers every function of `module`. Throws SimError (STRUCT_* / RUN_UNSUPPORTED_OP) with the
+// operation's location for anything it cannot execute; run the verifier first for a full report.
+std::unique_ptr<Program> lower(const Module& module);
+
+// Runs a compiled function on a fresh frame whose argument slots are `args`; returns its results.
+std::vector<Slot> call(const Program& program, const CompiledFunction& fn, const std::vector<Slot>& args);
+
+}  // namespace pto::as::interp

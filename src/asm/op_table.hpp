@@ -1,0 +1,45 @@
+// Signatures of the PTO-AS operations the verifier checks and the interpreter runs: one row per
+// operation, keyed by its dialect-qualified name. Tile instructions are keyed by their ISA mnemonic
+// (`pto.tmatmul.acc` and `pto.tmatmul_acc` are both TMATMUL_ACC), so every spelling of one instruction
+// (PTO assembly, SSA, DPS; dotted or underscored) finds the same row.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include <pto/common/type.hpp>
+#include <pto/engine/instructions.hpp>
+
+namespace pto::as {
+
+// What an operand or a destination must be.
+enum class OperandKind : uint8_t { Tile, View, Scalar, Pointer, Any };
+
+// The family an operation belongs to: which part of the interpreter lowers it.
+enum class OpClass : uint8_t { Arith, Control, View, Query, Sync, Section, Tile };
+
+struct OpInfo {
+    std::string_view key;              // "arith.addi", "func.call", or an ISA mnemonic "TADD"
+    OpClass cls;
+    std::optional<engine::Instr> instr;  // the engine entry a tile instruction dispatches to
+    // Inputs (DPS `ins`, or every operand of a non-instruction operation): a minimum and maximum
+    // count, and the kind each position must have (the last kind repeats).
+    uint8_t min_inputs = 0, max_inputs = 0;
+    std::span<const OperandKind> input_kinds;
+    // Destinations of a tile instruction: DPS `outs` operands, or results in SSA form.
+    uint8_t min_dests = 0, max_dests = 0;
+    std::span<const OperandKind> dest_kinds;
+    // A preset coalescing mode for the `mgather.row` / `mgather.elem` spellings.
+    std::optional<Coalesce> coalesce;
+};
+
+// The row of an operation name as the IR holds it (`pto.tadd`, `arith.addi`, `func.return`); null for
+// an operation the toolchain does not know.
+const OpInfo* find_op(std::string_view op_name);
+
+// Every row, for tests that compare the table with the engine's instruction table.
+std::span<const OpInfo> all_ops();
+
+}  // namespace pto::as

@@ -1,0 +1,356 @@
+#include "asm/verifier.hpp"
+
+#include <string>
+#include <unordered_set>
+
+#include <pto/profile/rules.hpp>
+#include <pto/profile/rules_col_expand.hpp>
+#include <pto/profile/rules_data_movement.hpp>
+#include <pto/profile/rules_elementwise.hpp>
+#include <pto/profile/rules_gather.hpp>
+#include <pto/profile/rules_memory_gather.hpp>
+#include <pto/profile/rules_sort.hpp>
+
+#include "asm/diagnostics.hpp"
+#include "asm/op_table.hpp"
+#include "asm/printer.hpp"
+
+namespace pto::as {
+
+namespace {
+
+bool has_kind(const Type& t, OperandKind k)
+{
+    switch (k) {
+        case OperandKind::Tile: return t.is<TileType>();
+        case OperandKind::View: return t.is<TensorViewType>() || t.is<PtrType>();
+        case OperandKind::Scalar: return t.is_scalar();
+        case OperandKind::Pointer: return t.is<PtrType>();
+        case OperandKind::Any: return true;
+    }
+    return false;
+}
+
+std::string_view kind_name(OperandKind k)
+{
+    switch (k) {
+        case OperandKind::Tile: return "a tile";
+        case OperandKind::View: return "a tensor view";
+        case OperandKind::Scalar: return "a scalar";
+        case OperandKind::Pointer: return "a pointer";
+        case OperandKind::Any: return "any value";
+    }
+    return "?";
+}
+
+std::string loc_name(pto::TileType loc) { return std::string(tile_loc_name(loc, false)); }
+std::string dtype_str(engine::DType t) { return std::string(engine::dtype_name(t)); }
+
+// The tile-level facts legality needs, read from a tile type.
+struct TileFacts {
+    pto::TileType loc;
+    engine::DType dtype;
+    int rows, cols, valid_rows, valid_cols;
+    BLayout blayout;
+    SLayout slayout;
+    int fractal;
+};
+
+std::optional<TileFacts> tile_facts(const Type& type)
+{
+    const auto* t = type.dyn_cast<TileType>();
+    const auto dtype = type.element_dtype();
+    if (!t || !dtype) return std::nullopt;
+    return TileFacts{t->loc.value_or(pto::TileType::Vec), *dtype, int(t->rows), int(t->cols),
+                     t->valid_rows == kDynamic ? DYNAMIC : int(t->valid_rows),
+                     t->valid_cols == kDynamic ? DYNAMIC : int(t->valid_cols), t->blayout.value_or(BLayout::RowMajor),
+                     t->slayout.value_or(SLayout::NoneBox), int(t->fractal.value_or(TileConfig::fractalABSize))};
+}
+
+class Verifier {
+public:
+    Verifier(const Module& m, profile::Target target) : module_(m), profile_(profile::profile_of(target)), sink_(m.filename, 200) {}
+
+    std::vector<Diagnostic> run()
+    {
+        for (const auto& f : module_.functions) {
+            std::unordered_set<const Value*> visible;
+            if (!f->body) continue;
+            for (const Value* arg : f->arguments()) verify_tile_type(arg->loc, "@" + f->name, arg->type);
+            verify_region(*f->body, visible, f.get(), nullptr);
+        }
+        return sink_.take();
+    }
+
+private:
+    void error(std::string_view code, const Operation& op, std::string what, std::string expected = {}, std::string actual = {})
+    {
+        sink_.error(code, op.loc, std::move(what), std::move(expected), std::move(actual),
+                    is_tile_instruction(op.name) ? isa_mnemonic(op.name) : op.name);
+    }
+
+    Type operand_type(const Operation& op, std::size_t i) const
+    {
+        const Value* v = op.operands[i];
+        if (!v->type.is_none()) return v->type;
+        return i < op.operand_types.size() ? op.operand_types[i] : Type{};
+    }
+
+    // `function` is set for a function body (its terminator is func.return), `parent` for a region of
+    // an operation.
+    void verify_region(const Region& region, std::unordered_set<const Value*> visible, const Function* function,
+                       const Operation* parent)
+    {
+        for (const auto& block : region.blocks) {
+            for (const auto& a : block->arguments) visible.insert(a.get());
+            const Operation* last = block->operations.empty() ? nullptr : block->operations.back().get();
+            for (const auto& owned : block->operations) {
+                const Operation& op = *owned;
+                for (const Value* v : op.operands)
+                    if (!visible.count(v))
+                        error(codes::kUseBeforeDef, op, "operand does not dominate its use", "a value defined before, in this or an enclosing region",
+                              v->reference());
+                const bool terminator = op.name == "scf.yield" || op.name == "scf.condition" || op.name == "func.return";
+                if (terminator && &op != last) error(codes::kTerminator, op, "a terminator must end its block", "the last operation", "an operation after it");
+                verify_op(op);
+                for (const auto& nested : op.regions) verify_region(*nested, visible, nullptr, &op);
+                for (const auto& r : op.results) visible.insert(r.get());
+            }
+            verify_terminator(last, function, parent, region.loc);
+        }
+    }
+
+    void verify_terminator(const Operation* last, const Function* function, const Operation* parent, SourceLocation region_loc)
+    {
+        std::string_view want = "func.return";
+        if (parent) {
+            if (parent->name == "scf.while" && !parent->regions.empty() && parent->regions[0]->blocks.size() &&
+                last && last->parent == parent->regions[0]->blocks.front().get())
+                want = "scf.condition";
+            else if (parent->name.rfind("scf.", 0) == 0) want = "scf.yield";
+            else return;  // sections end wherever they end
+        }
+        const bool implicit_yield = parent && want == "scf.yield" && parent->results.empty() && parent->name != "scf.while";
+        if (!last || last->name != want) {
+            if (implicit_yield) return;  // scf.for / scf.if without results may omit the yield
+            if (last) error(codes::kTerminator, *last, "block does not end with its terminator", std::string(want), last->name);
+            else sink_.error(codes::kTerminator, region_loc, "empty block", std::string(want), "nothing");
+            return;
+        }
+        std::size_t expected = 0;
+        if (function) expected = function->result_types.size();
+        else if (parent->name == "scf.while" && want == "scf.yield") expected = parent->operands.size();
+        else expected = parent->results.size();
+        std::size_t got = last->operands.size() - (want == "scf.condition" ? 1 : 0);
+        if (want != "scf.condition" && got != expected)
+            error(codes::kYieldCount, *last, "terminator passes the wrong number of values", std::to_string(expected), std::to_string(got));
+    }
+
+    void verify_op(const Operation& op)
+    {
+        if (op.name == "scf.yield" || op.name == "scf.condition" || op.name == "func.return") return;
+        const OpInfo* info = find_op(op.name);
+        if (!info) {
+            error(codes::kUnknownOp, op, "unknown operation", "an operation the toolchain implements", op.name);
+            return;
+        }
+        if (info->cls == OpClass::Tile) return verify_instruction(op, *info);
+        const std::size_t n = op.operands.size();
+        if (n < info->min_inputs || n > info->max_inputs)
+            error(codes::kOperandCount, op, "wrong number of operands",
+                  info->min_inputs == info->max_inputs ? std::to_string(info->min_inputs)
+                                                       : std::to_string(info->min_inputs) + ".." + std::to_string(info->max_inputs),
+                  std::to_string(n));
+        if (info->cls == OpClass::Arith) {
+            if (op.results.size() != 1) error(codes::kStructResultCount, op, "wrong number of results", "1", std::to_string(op.results.size()));
+            if (op.name == "arith.constant" && !op.attribute("value")) error(codes::kMissingAttribute, op, "missing attribute", "value", "none");
+            if ((op.name == "arith.cmpi" || op.name == "arith.cmpf") && !op.attribute("predicate"))
+                error(codes::kMissingAttribute, op, "missing attribute", "predicate", "none");
+            for (std::size_t i = 0; i < n; ++i) {
+                const Type t = operand_type(op, i);
+                if (!t.is_none() && !t.is_scalar()) error(codes::kOperandKind, op, "operand " + std::to_string(i) + " has the wrong kind", "a scalar", to_string(t));
+            }
+        }
+        if (op.name == "func.call") {
+            const Attribute* callee = op.attribute("callee");
+            if (!callee) error(codes::kMissingAttribute, op, "missing attribute", "callee", "none");
+            else if (!module_.find_function(callee->text()))
+                error(codes::kUnknownCallee, op, "call of an unknown function", "a function of this module", "@" + callee->text());
+        }
+        if (op.name == "pto.alloc_tile") {
+            if (op.results.size() != 1) error(codes::kStructResultCount, op, "wrong number of results", "1", std::to_string(op.results.size()));
+            else if (!op.results[0]->type.is<TileType>()) error(codes::kOperandKind, op, "result is not a tile", "a tile type", to_string(op.results[0]->type));
+            else verify_tile_type(op, op.results[0]->type);
+        }
+    }
+
+    void verify_instruction(const Operation& op, const OpInfo& info)
+    {
+        const std::size_t inputs = op.inputs().size();
+        const std::size_t dests = op.num_outputs + op.results.size();
+        if (inputs < info.min_inputs || inputs > info.max_inputs)
+            error(codes::kOperandCount, op, "wrong number of sources",
+                  std::to_string(info.min_inputs) + (info.min_inputs == info.max_inputs ? "" : ".." + std::to_string(info.max_inputs)),
+                  std::to_string(inputs));
+        if (dests < info.min_dests || dests > info.max_dests)
+            error(codes::kStructResultCount, op, "wrong number of destinations",
+                  std::to_string(info.min_dests) + (info.min_dests == info.max_dests ? "" : ".." + std::to_string(info.max_dests)),
+                  std::to_string(dests));
+        std::vector<Type> in, out;
+        for (std::size_t i = 0; i < op.operands.size(); ++i) (i < inputs ? in : out).push_back(operand_type(op, i));
+        for (const auto& r : op.results) out.push_back(r->type);
+        // TASSIGN accepts either order of (tile, offset); its kinds are checked when it runs.
+        if (*info.instr != engine::Instr::TASSIGN) {
+            auto check_kinds = [&](const std::vector<Type>& types, std::span<const OperandKind> kinds, std::string_view role) {
+                for (std::size_t i = 0; i < types.size() && !kinds.empty(); ++i) {
+                    const OperandKind k = kinds[std::min(i, kinds.size() - 1)];
+                    if (!types[i].is_none() && !has_kind(types[i], k))
+                        error(codes::kOperandKind, op, std::string(role) + " " + std::to_string(i) + " has the wrong kind", std::string(kind_name(k)),
+                              to_string(types[i]));
+                }
+            };
+            check_kinds(in, info.input_kinds, "source");
+            check_kinds(out, info.dest_kinds, "destination");
+        }
+        for (const Type& t : in) verify_tile_type(op, t);
+        for (const Type& t : out) verify_tile_type(op, t);
+        if (op.name.find("tgather") != std::string::npos && inputs == 1 && dests == 1 && !op.attribute("maskPattern"))
+            error(codes::kMissingAttribute, op, "the mask form of TGATHER needs a pattern", "maskPattern", "none");
+        verify_legality(op, *info.instr, in, out);
+    }
+
+    // The rules every tile type obeys wherever it appears.
+    void verify_tile_type(const Operation& op, const Type& type) { verify_tile_type(op.loc, is_tile_instruction(op.name) ? isa_mnemonic(op.name) : op.name, type); }
+
+    void verify_tile_type(SourceLocation loc, const std::string& where, const Type& type)
+    {
+        const auto f = tile_facts(type);
+        if (!f) return;
+        auto report = [&](std::string_view code, std::string what, std::string expected, std::string actual) {
+            sink_.error(code, loc, std::move(what), std::move(expected), std::move(actual), where);
+        };
+        const int bits = engine::dtype_bits(f->dtype);
+        if (!rules::tile_shape_ok(f->rows, f->cols, f->valid_rows, f->valid_cols))
+            report("LEGAL_TILE_SHAPE", "tile shape", "a positive capacity holding the valid region",
+                  std::to_string(f->rows) + "x" + std::to_string(f->cols) + " valid " + std::to_string(f->valid_rows) + "x" + std::to_string(f->valid_cols));
+        if (!rules::fractal_size_ok(f->fractal)) report("LEGAL_FRACTAL_SIZE", "fractal size", "512, 1024 or 32 bytes", std::to_string(f->fractal));
+        if (!rules::unboxed_alignment_ok(f->blayout, f->slayout, f->rows, f->cols, bits))
+            report("LEGAL_TILE_ALIGN", "an unboxed tile's line is whole 32-byte blocks", "a multiple of 32 bytes",
+                  std::to_string((f->blayout == BLayout::RowMajor ? f->cols : f->rows) * bits / 8) + " bytes");
+        if (!rules::boxed_shape_ok(f->loc, f->slayout, f->rows, f->cols, f->fractal, bits))
+            report("LEGAL_TILE_BOX", "a boxed tile is a whole number of boxes", "whole boxes", std::to_string(f->rows) + "x" + std::to_string(f->cols));
+        const uint64_t bytes = uint64_t(f->rows) * uint64_t(f->cols) * uint64_t(bits) / 8;
+        const uint64_t capacity = profile::capacity_of(profile_, f->loc);
+        if (f->rows > 0 && f->cols > 0 && !rules::tile_address_ok(0, bytes, capacity, profile_.tile_alignment))
+            report("LEGAL_TILE_ADDRESS", "the tile does not fit its memory on " + std::string(profile_.name),
+                  "at most " + std::to_string(capacity) + " bytes of " + std::string(profile::memory_name(f->loc)), std::to_string(bytes) + " bytes");
+    }
+
+    void legal(bool ok, std::string_view code, const Operation& op, std::string what, std::string expected, std::string actual)
+    {
+        if (!ok) error(code, op, std::move(what) + " on " + std::string(profile_.name), std::move(expected), std::move(actual));
+    }
+
+    void verify_legality(const Operation& op, engine::Instr instr, const std::vector<Type>& in, const std::vector<Type>& out)
+    {
+        using engine::Instr;
+        auto tile = [](const std::vector<Type>& v, std::size_t i) { return i < v.size() ? tile_facts(v[i]) : std::nullopt; };
+        const auto& p = profile_;
+        switch (instr) {
+            case Instr::TADD: case Instr::TSUB: case Instr::TMUL: case Instr::TDIV: {
+                const auto d = tile(out, 0);
+                if (!d) return;
+                const bool dtype_ok = instr == Instr::TADD ? rules::tadd_dtype_ok(p, d->dtype)
+                                    : instr == Instr::TSUB ? rules::tsub_dtype_ok(p, d->dtype)
+                                    : instr == Instr::TMUL ? rules::tmul_dtype_ok(p, d->dtype) : rules::tdiv_dtype_ok(p, d->dtype);
+                legal(dtype_ok, "LEGAL_" + std::string(engine::instr_name(instr)) + "_DTYPE", op, "element type not supported",
+                      "a supported element type", dtype_str(d->dtype));
+                for (std::size_t i = 0; i < 2; ++i) {
+                    const auto s = tile(in, i);
+                    if (!s) continue;
+                    legal(rules::elementwise_same_dtype(d->dtype, s->dtype), "LEGAL_ELEMWISE_DTYPE", op, "sources have the destination's element type",
+                          dtype_str(d->dtype), dtype_str(s->dtype));
+                    legal(rules::elementwise_location_ok(s->loc), "LEGAL_ELEMWISE_LOCATION", op, "element-wise operands live in UB", "vec", loc_name(s->loc));
+                    legal(rules::elementwise_layout_ok(p, s->blayout, s->slayout), "LEGAL_ELEMWISE_LAYOUT", op, "element-wise operands are row-major and unboxed",
+                          "row_major, none_box", std::string(blayout_name(s->blayout, false)) + ", " + std::string(slayout_name(s->slayout, false)));
+                }
+                legal(rules::elementwise_location_ok(d->loc), "LEGAL_ELEMWISE_LOCATION", op, "element-wise operands live in UB", "vec", loc_name(d->loc));
+                return;
+            }
+            case Instr::TLOAD: {
+                const auto d = tile(out, 0);
+                if (!d) return;
+                legal(rules::tload_dtype_ok(p, d->dtype), "LEGAL_TLOAD_DTYPE", op, "element type cannot be loaded", "a loadable element type", dtype_str(d->dtype));
+                legal(rules::tload_location_ok(d->loc), "LEGAL_TLOAD_LOCATION", op, "a load lands in a Vec or Mat tile", "vec or mat", loc_name(d->loc));
+                return;
+            }
+            case Instr::TSTORE: {
+                const auto s = tile(in, 0);
+                if (!s) return;
+                legal(rules::tstore_location_ok(p, s->loc), "LEGAL_TSTORE_LOCATION", op, "tile location cannot be stored", "a storable location", loc_name(s->loc));
+                if (s->loc != pto::TileType::Acc)
+                    legal(rules::tstore_dtype_ok(p, s->dtype), "LEGAL_TSTORE_DTYPE", op, "element type cannot be stored", "a storable element type", dtype_str(s->dtype));
+                return;
+            }
+            case Instr::TMOV: {
+                const auto s = tile(in, 0), d = tile(out, 0);
+                if (!s || !d) return;
+                legal(rules::tmov_location_ok(p, s->loc, d->loc), "LEGAL_TMOV_LOCATION", op, "TMOV does not connect these locations",
+                      "a supported path", loc_name(s->loc) + " -> " + loc_name(d->loc));
+                legal(rules::tmov_dtype_ok(p, s->loc, d->loc, s->dtype, d->dtype), "LEGAL_TMOV_DTYPE", op, "element types of this move",
+                      "a supported pair", dtype_str(s->dtype) + " -> " + dtype_str(d->dtype));
+                return;
+            }
+            case Instr::TGATHER: {
+                for (const auto* v : {&in, &out})
+                    for (std::size_t i = 0; i < v->size(); ++i)
+                        if (const auto t = tile(*v, i))
+                            legal(rules::tgather_location_ok(t->loc), "LEGAL_TGATHER_LOCATION", op, "TGATHER operands are Vec tiles", "vec", loc_name(t->loc));
+                const auto s = tile(in, 0), idx = tile(in, 1);
+                if (in.size() >= 2 && out.size() == 1 && s && idx) {
+                    legal(rules::tgather_data_dtype_ok(p, s->dtype), "LEGAL_TGATHER_DATA_DTYPE", op, "element type cannot be gathered", "a supported type", dtype_str(s->dtype));
+                    legal(rules::tgather_indices_dtype_ok(p, idx->dtype), "LEGAL_TGATHER_INDICES_DTYPE", op, "index element type", "int32 or uint32", dtype_str(idx->dtype));
+                    legal(rules::tgather_tmp_present_ok(p, in.size() > 2), "LEGAL_TGATHER_TMP_REQUIRED", op, "the index form needs a tmp tile", "3 sources", std::to_string(in.size()));
+                }
+                return;
+            }
+            case Instr::TSORT32: {
+                const auto s = tile(in, 0), idx = tile(in, 1), d = tile(out, 0);
+                if (s) legal(rules::tsort32_dtype_ok(p, s->dtype), "LEGAL_TSORT32_DTYPE", op, "the sorter takes half and float", "f16 or f32", dtype_str(s->dtype));
+                if (idx) legal(rules::tsort32_index_dtype_ok(idx->dtype), "LEGAL_TSORT32_INDEX_DTYPE", op, "indices are uint32", "u32", dtype_str(idx->dtype));
+                if (s && d) legal(rules::tsort32_same_dtype_ok(d->dtype, s->dtype), "LEGAL_TSORT32_SAME_DTYPE", op, "dst holds src's element type", dtype_str(s->dtype), dtype_str(d->dtype));
+                if (s && in.size() == 2 && s->valid_cols != DYNAMIC)
+                    legal(rules::tsort32_cols_ok(s->valid_cols), "LEGAL_TSORT32_COLS", op, "without tmp, rows are whole 32-element blocks", "a multiple of 32", std::to_string(s->valid_cols));
+                return;
+            }
+            case Instr::TCOLEXPAND: {
+                const auto s = tile(in, 0), d = tile(out, 0);
+                if (!s || !d) return;
+                legal(rules::tcolexpand_dtype_ok(p, d->dtype), "LEGAL_TCOLEXPAND_DTYPE", op, "element type cannot be broadcast", "a supported type", dtype_str(d->dtype));
+                legal(rules::tcolexpand_same_dtype_ok(d->dtype, s->dtype), "LEGAL_TCOLEXPAND_SAME_DTYPE", op, "dst and src share one element type", dtype_str(d->dtype), dtype_str(s->dtype));
+                return;
+            }
+            case Instr::MGATHER: case Instr::MSCATTER: {
+                const bool gather = instr == Instr::MGATHER;
+                const auto data = gather ? tile(out, 0) : tile(in, 0);
+                const auto idx = tile(in, 1);
+                const std::string name(engine::instr_name(instr));
+                if (data && (!gather || data->loc == pto::TileType::Vec))
+                    legal(rules::indexed_transfer_dtype_ok(p, data->dtype), "LEGAL_" + name + "_DTYPE", op, "element type of an indexed transfer", "a supported type", dtype_str(data->dtype));
+                if (idx) legal(rules::index_dtype_ok(idx->dtype), "LEGAL_" + name + "_INDEX_DTYPE", op, "indices are 32-bit integers", "i32 or u32", dtype_str(idx->dtype));
+                return;
+            }
+            case Instr::TASSIGN: case Instr::Count: return;
+        }
+    }
+
+    const Module& module_;
+    const profile::Profile& profile_;
+    DiagnosticSink sink_;
+};
+
+}  // namespace
+
+std::vector<Diagnostic> verify(const Module& module, profile::Target target) { return Verifier(module, target).run(); }
+
+}  // namespace pto::as

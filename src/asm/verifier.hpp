@@ -1,0 +1,31 @@
+// Static checks of a PTO-AS module: structure first (known operations, arity, operand kinds, SSA
+// dominance, region terminators), then legality on a target profile using the same constexpr rule
+// predicates the C++ front door static_asserts and the engine checks at run time.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include <pto/profile/profile.hpp>
+#include <pto/runtime/diagnostic.hpp>
+
+#include "asm/ir.hpp"
+
+namespace pto::as {
+
+namespace codes {
+inline constexpr std::string_view kUnknownOp = "STRUCT_UNKNOWN_OP";
+inline constexpr std::string_view kOperandCount = "STRUCT_OPERAND_COUNT";
+inline constexpr std::string_view kStructResultCount = "STRUCT_RESULT_COUNT";
+inline constexpr std::string_view kOperandKind = "STRUCT_OPERAND_KIND";
+inline constexpr std::string_view kMissingAttribute = "STRUCT_MISSING_ATTRIBUTE";
+inline constexpr std::string_view kUseBeforeDef = "STRUCT_USE_BEFORE_DEF";
+inline constexpr std::string_view kTerminator = "STRUCT_TERMINATOR";
+inline constexpr std::string_view kYieldCount = "STRUCT_YIELD_COUNT";
+inline constexpr std::string_view kUnknownCallee = "STRUCT_UNKNOWN_CALLEE";
+}  // namespace codes
+
+// Every problem found, each with the operation's file:line:col; empty when the module is valid.
+std::vector<Diagnostic> verify(const Module& module, profile::Target target);
+
+}  // namespace pto::as

@@ -1,0 +1,104 @@
+// Golden checks of the example programs: each runs through the interpreter on random inputs and is
+// compared with a plain reference loop.
+#include "support.hpp"
+
+namespace pto::as::testing {
+namespace {
+
+TEST(Examples, VectorAdd)
+{
+    const ParseResult parsed = parse_ok(read_text(example_path("vector_add.pto")), "vector_add.pto");
+    const std::size_t n = 64;
+    auto a = random_vector<float>(n * 256, 1), b = random_vector<float>(n * 256, 2);
+    std::vector<float> c(n * 256, 0.0f);
+    const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", c), scalar_arg("n", double(n))},
+                            checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+}  // namespace
+}  // namespace pto::as::testing
+
+namespace pto::as::testing {
+namespace {
+
+TEST(Examples, EmbeddingLookupWithMgather)
+{
+    const ParseResult parsed = parse_ok(read_text(example_path("embedding.pto")), "embedding.pto");
+    const std::size_t vocab = 100;
+    auto table = random_vector<float>(vocab * 64, 21);
+    std::vector<int32_t> ids(16);
+    std::mt19937 gen(22);
+    for (auto& id : ids) id = int32_t(gen() % vocab);
+    ids[3] = 1000;  // out of range: clamped to the last row
+    std::vector<float> out(16 * 64, 0.0f);
+    const RunResult r = run(parsed.module, {array_arg("table", table), array_arg("ids", ids), array_arg("out", out), scalar_arg("vocab", double(vocab))},
+                            checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (std::size_t row = 0; row < 16; ++row) {
+        const std::size_t id = std::min<std::size_t>(std::size_t(ids[row]), vocab - 1);
+        for (std::size_t col = 0; col < 64; ++col) ASSERT_EQ(out[row * 64 + col], table[id * 64 + col]) << row << "," << col;
+    }
+}
+
+TEST(Examples, PerBlockTopKWithTsort32AndTgather)
+{
+    const ParseResult parsed = parse_ok(read_text(example_path("topk.pto")), "topk.pto");
+    const std::size_t k = 5;
+    auto scores = random_vector<float>(8 * 32, 23);
+    std::vector<uint32_t> ids(32);
+    for (uint32_t i = 0; i < 32; ++i) ids[i] = 100 + i;
+    std::vector<float> values(8 * k, 0.0f);
+    std::vector<uint32_t> indices(8 * k, 0);
+    const RunResult r = run(parsed.module, {array_arg("scores", scores), array_arg("ids", ids), array_arg("values", values), array_arg("indices", indices),
+                                            scalar_arg("k", double(k))},
+                            checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (std::size_t row = 0; row < 8; ++row) {
+        std::vector<uint32_t> order(32);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return scores[row * 32 + x] > scores[row * 32 + y]; });
+        for (std::size_t j = 0; j < k; ++j) {
+            EXPECT_EQ(values[row * k + j], scores[row * 32 + order[j]]) << row << "," << j;
+            EXPECT_EQ(indices[row * k + j], ids[order[j]]) << row << "," << j;
+        }
+    }
+}
+
+TEST(Examples, MultiTileLoopWithRuntimeShape)
+{
+    const ParseResult parsed = parse_ok(read_text(example_path("multi_tile_loop.pto")), "multi_tile_loop.pto");
+    for (std::size_t rows : {std::size_t(1), std::size_t(16), std::size_t(75)}) {
+        auto a = random_vector<float>(rows * 64, 24), b = random_vector<float>(rows * 64, 25);
+        std::vector<float> c(rows * 64, 0.0f);
+        const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", c), scalar_arg("rows", double(rows))},
+                                checked_run());
+        ASSERT_TRUE(r.ok()) << format_all(r);
+        ASSERT_EQ(r.results.size(), 1u);
+        EXPECT_EQ(r.results[0], double((rows + 15) / 16));
+        for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], (a[i] - b[i]) * a[i]) << rows << ":" << i;
+    }
+}
+
+}  // namespace
+}  // namespace pto::as::testing
+
+namespace pto::as::testing {
+namespace {
+
+TEST(Examples, FrontEndVectorAddInAllThreeForms)
+{
+    for (const char* name : {"vector_add_asm.pto", "vector_add_dps.pto", "vector_add_ssa.pto"}) {
+        SCOPED_TRACE(name);
+        const ParseResult parsed = parse_ok(read_text(std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/" + name), name);
+        auto a = random_vector<float>(1024, 71), b = random_vector<float>(1024, 72);
+        std::vector<float> c(1024, 0.0f);
+        const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", c)}, checked_run());
+        ASSERT_TRUE(r.ok()) << format_all(r);
+        for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+    }
+}
+
+}  // namespace
+}  // namespace pto::as::testing

@@ -43,7 +43,9 @@ TYPED_TEST(IntegerDivision, TruncatesTowardZero)
     }
     const DType t = Elem<T>::dtype;
     engine::tdiv(row_tile(q, t), row_tile(a, t), row_tile(b, t));
-    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(q[i], reference<T>(Arith::Div, a[i], b[i])) << +a[i] << " / " << +b[i];
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(q[i], reference<T>(Arith::Div, a[i], b[i])) << +a[i] << " / " << +b[i];
+    }
     if constexpr (std::is_signed_v<T>) {
         std::vector<T> x{7, -7, 7, -7, 1, -1}, y{2, 2, -2, -2, 3, 3}, z(6);
         engine::tdiv(row_tile(z, t), row_tile(x, t), row_tile(y, t));

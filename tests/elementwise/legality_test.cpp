@@ -191,13 +191,15 @@ TEST(ElementwiseRules, ValidShapeOtherThanDstsIsReported)
 {
     for (Arith op : kOps) {
         std::vector<uint64_t> m0, m1, m2;
-        const Diagnostic d = diagnostic_of([&] { run_engine(op, tile(m0, F32, 4, 8), tile(m1, F32, 4, 8), tile(m2, F32, 4, 7)); });
+        const Diagnostic d =
+            diagnostic_of([&] { run_engine(op, tile(m0, F32, 4, 8), tile(m1, F32, 4, 8), tile(m2, F32, 4, 7)); });
         EXPECT_EQ(d.code, "RUN_VALID_SHAPE") << op_name(op);
         EXPECT_EQ(d.operand, "src1");
         EXPECT_EQ(d.expected, "4x8");
         EXPECT_EQ(d.actual, "4x7");
         EXPECT_NE(d.message.find("valid shape"), std::string::npos);
-        const Diagnostic d0 = diagnostic_of([&] { run_engine(op, tile(m0, F32, 3, 8), tile(m1, F32, 4, 8), tile(m2, F32, 3, 8)); });
+        const Diagnostic d0 =
+            diagnostic_of([&] { run_engine(op, tile(m0, F32, 3, 8), tile(m1, F32, 4, 8), tile(m2, F32, 3, 8)); });
         EXPECT_EQ(d0.code, "RUN_VALID_SHAPE");
         EXPECT_EQ(d0.operand, "src0");
     }

@@ -75,7 +75,8 @@ TEST(Rounding, HalfTiesGoToEvenAndOverflowAtTheMidpoint)
 {
     // 2048 + 1 = 2049 lies halfway between 2048 (even) and 2050; 2048 + 3 = 2051 between 2050 and 2052 (even).
     // 65504 + 8 = 65512 rounds down to 65504; 65504 + 16 = 65520, the midpoint to 65536, goes to infinity.
-    std::vector<uint16_t> a{0x6800, 0x6800, 0x7bff, 0x7bff, 0x0001, 0x0001}, b{0x3c00, 0x4200, 0x4800, 0x4c00, 0x3800, 0x0001};
+    std::vector<uint16_t> a{0x6800, 0x6800, 0x7bff, 0x7bff, 0x0001, 0x0001};
+    std::vector<uint16_t> b{0x3c00, 0x4200, 0x4800, 0x4c00, 0x3800, 0x0001};
     std::vector<uint16_t> sum(a.size());
     engine::tadd(row_tile(sum, DType::F16), row_tile(a, DType::F16), row_tile(b, DType::F16));
     EXPECT_EQ(sum[0], 0x6800);  // 2048

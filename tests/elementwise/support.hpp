@@ -72,7 +72,10 @@ inline constexpr Format16 kHalf{10, 15};
 inline constexpr Format16 kBfloat16{7, 127};
 
 inline int exponent_bits(Format16 f) { return 15 - f.fraction_bits; }
-inline uint16_t infinity_bits(Format16 f) { return static_cast<uint16_t>(((1u << exponent_bits(f)) - 1) << f.fraction_bits); }
+inline uint16_t infinity_bits(Format16 f)
+{
+    return static_cast<uint16_t>(((1u << exponent_bits(f)) - 1) << f.fraction_bits);
+}
 
 inline bool is_nan16(Format16 f, uint16_t bits)
 {
@@ -191,7 +194,10 @@ typename Elem<T>::Storage reference(Arith op, typename Elem<T>::Storage a, typen
             case Arith::Sub: exact = x - y; break;
             case Arith::Mul: exact = x * y; break;
             case Arith::Div:
-                if (y == 0) return a == 0 ? T{0} : a > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+                if (y == 0) {
+                    if (a == 0) return T{0};
+                    return a > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+                }
                 exact = std::clamp<__int128>(x / y, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
                 return static_cast<T>(exact);
         }
@@ -306,6 +312,146 @@ void box_shape(Layout2 layout, int& box_rows, int& box_cols)
     d.slayout = layout.s;
     box_rows = d.box_rows();
     box_cols = d.box_cols();
+}
+
+// Runs `op` on the three tiles and checks every element of dst: the reference result inside the valid
+// region (from the sources as they were before the call), the old bits outside it.
+template <typename T>
+void run_and_check(Arith op, HostTile<T>& dst, HostTile<T>& src0, HostTile<T>& src1, const std::string& context)
+{
+    using S = typename Elem<T>::Storage;
+    const int rows = dst.desc().valid_rows, cols = dst.desc().valid_cols;
+    std::vector<S> expected(std::size_t(rows) * cols);
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+            expected[std::size_t(r) * cols + c] = reference<T>(op, src0.at(r, c), src1.at(r, c));
+        }
+    }
+    const std::vector<S> before = dst.storage();
+    std::vector<bool> in_valid(before.size(), false);
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) in_valid[std::size_t(dst.desc().offset(r, c))] = true;
+    }
+
+    run_engine(op, dst.desc(), src0.desc(), src1.desc());
+
+    int wrong = 0;
+    for (int r = 0; r < rows && wrong < 3; ++r) {
+        for (int c = 0; c < cols && wrong < 3; ++c) {
+            const S want = expected[std::size_t(r) * cols + c];
+            const S got = dst.at(r, c);
+            if (!same_result<T>(want, got)) {
+                ADD_FAILURE() << op_name(op) << " " << context << ": element (" << r << ", " << c << ") is "
+                              << +got << ", expected " << +want;
+                ++wrong;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        if (in_valid[i]) continue;
+        if (std::memcmp(&before[i], &dst.storage()[i], sizeof(S)) != 0) {
+            ADD_FAILURE() << op_name(op) << " " << context << ": wrote storage element " << i
+                          << " outside dst's valid region";
+            break;
+        }
+    }
+}
+
+// --- through the intrinsics ----------------------------------------------------------------------
+
+// Calls the intrinsic of `op` when the compile-time profile takes T (the others would not compile).
+template <Arith op, typename Dst, typename Src0, typename Src1>
+bool call_intrinsic(Dst& dst, Src0& src0, Src1& src1)
+{
+    constexpr DType t = pto::engine::dtype_of<typename Dst::DType>;
+    if constexpr (op == Arith::Add && pto::rules::tadd_dtype_ok(pto::profile::kProfile, t)) {
+        pto::TADD(dst, src0, src1);
+    } else if constexpr (op == Arith::Sub && pto::rules::tsub_dtype_ok(pto::profile::kProfile, t)) {
+        pto::TSUB(dst, src0, src1);
+    } else if constexpr (op == Arith::Mul && pto::rules::tmul_dtype_ok(pto::profile::kProfile, t)) {
+        pto::TMUL(dst, src0, src1);
+    } else if constexpr (op == Arith::Div && pto::rules::tdiv_dtype_ok(pto::profile::kProfile, t)) {
+        pto::TDIV(dst, src0, src1);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+template <typename T, typename S = typename Elem<T>::Storage>
+std::vector<S> random_contents(std::mt19937& rng, int64_t count, bool nonzero)
+{
+    std::vector<S> v(static_cast<std::size_t>(count));
+    for (S& e : v) e = random_value<T>(rng, nonzero);
+    return v;
+}
+
+template <typename T, typename S = typename Elem<T>::Storage>
+struct Contents {
+    std::vector<S> src0, src1, old_dst;
+};
+
+// Values into the whole storage of a tile, recorded as written (for checked mode). This helper and the
+// next two take descriptors, not tile types, so that each tile type costs little to compile.
+template <typename S>
+void store(const TileDesc& t, const std::vector<S>& values)
+{
+    std::memcpy(t.data, values.data(), values.size() * sizeof(S));
+    pto::runtime::mark_written(t.data, values.size() * sizeof(S));
+}
+
+// Random sources and old destination contents.
+template <typename T>
+Contents<T> fill_random(std::mt19937& rng, Arith op, const TileDesc& d, const TileDesc& d0, const TileDesc& d1)
+{
+    Contents<T> c{random_contents<T>(rng, d0.elements(), false),
+                  random_contents<T>(rng, d1.elements(), op == Arith::Div),
+                  random_contents<T>(rng, d.elements(), false)};
+    store(d0, c.src0);
+    store(d1, c.src1);
+    store(d, c.old_dst);
+    return c;
+}
+
+// dst after `op`: the reference results inside its valid region, the old bits outside.
+template <typename T, typename S = typename Elem<T>::Storage>
+void verify(Arith op, const TileDesc& d, const TileDesc& d0, const TileDesc& d1, const Contents<T>& in)
+{
+    const S* out = reinterpret_cast<const S*>(d.data);
+    std::vector<bool> in_valid(in.old_dst.size(), false);
+    for (int r = 0; r < d.valid_rows; ++r) {
+        for (int c = 0; c < d.valid_cols; ++c) {
+            const auto i = std::size_t(d.offset(r, c));
+            in_valid[i] = true;
+            const S want =
+                reference<T>(op, in.src0[std::size_t(d0.offset(r, c))], in.src1[std::size_t(d1.offset(r, c))]);
+            ASSERT_TRUE(same_result<T>(want, out[i])) << op_name(op) << " element (" << r << ", " << c << ") is "
+                                                      << +out[i] << ", expected " << +want;
+        }
+    }
+    for (std::size_t i = 0; i < in_valid.size(); ++i) {
+        if (!in_valid[i]) {
+            ASSERT_EQ(std::memcmp(&in.old_dst[i], &out[i], sizeof(S)), 0) << op_name(op) << " wrote outside";
+        }
+    }
+}
+
+// Runs `op` through its intrinsic on tiles filled with random values and checks dst.
+template <Arith op, typename Dst, typename Src0, typename Src1>
+void check_intrinsic(Dst& dst, Src0& src0, Src1& src1, std::mt19937& rng)
+{
+    using T = typename Dst::DType;
+    const Contents<T> contents = fill_random<T>(rng, op, dst.desc(), src0.desc(), src1.desc());
+    if (call_intrinsic<op>(dst, src0, src1)) verify<T>(op, dst.desc(), src0.desc(), src1.desc(), contents);
+}
+
+template <typename Dst, typename Src0, typename Src1>
+void check_every_op(Dst& dst, Src0& src0, Src1& src1, std::mt19937& rng)
+{
+    check_intrinsic<Arith::Add>(dst, src0, src1, rng);
+    check_intrinsic<Arith::Sub>(dst, src0, src1, rng);
+    check_intrinsic<Arith::Mul>(dst, src0, src1, rng);
+    check_intrinsic<Arith::Div>(dst, src0, src1, rng);
 }
 
 // --- diagnostics and modes -------------------------------------------------------------------------

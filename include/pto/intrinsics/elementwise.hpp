@@ -29,7 +29,8 @@ constexpr void static_check_elementwise_binary()
     static_assert(rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc0::DType>) &&
                       rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc1::DType>),
                   "LEGAL_ELEMWISE_DTYPE: src0, src1 and dst must have the same element type");
-    static_assert(rules::elementwise_location_ok(TileDataDst::Loc) && rules::elementwise_location_ok(TileDataSrc0::Loc) &&
+    static_assert(rules::elementwise_location_ok(TileDataDst::Loc) &&
+                      rules::elementwise_location_ok(TileDataSrc0::Loc) &&
                       rules::elementwise_location_ok(TileDataSrc1::Loc),
                   "LEGAL_ELEMWISE_LOCATION: element-wise arithmetic takes Vec tiles (UB) only");
     static_assert(rules::elementwise_layout_ok(target, TileDataDst::BFractal, TileDataDst::SFractal) &&
@@ -54,7 +55,8 @@ PTO_INST RecordEvent TADD(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& sr
 {
     detail::static_check_elementwise_binary<TileDataDst, TileDataSrc0, TileDataSrc1>();
     static_assert(rules::tadd_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),
-                  "LEGAL_TADD_DTYPE: TADD takes f32, f16, i32, i16 on a2a3; also bf16, u32, u16, i8, u8, i64, u64 on a5");
+                  "LEGAL_TADD_DTYPE: TADD takes f32, f16, i32, i16 on a2a3; also bf16, u32, u16, i8, u8, i64, u64 "
+                  "on a5");
     WaitAllEvents(events...);
     engine::tadd(dst.desc(), src0.desc(), src1.desc());
     return {};

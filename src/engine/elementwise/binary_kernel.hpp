@@ -4,18 +4,22 @@
 // An operation is a type with
 //   template <typename C> static C apply(C a, C b);    // one element, for every compute type C
 // and optionally the vectorised loop computing the same over whole lines:
-//   static constexpr ArithOp kIeeeLines;               // for float (and half / bfloat16 via widening)
+//   static constexpr ArithOp kIeeeLines;               // for float, half and bfloat16
 //   static constexpr WrapOp kWrapLines;                // for the integer types
-// Without one, lines run a scalar loop over `apply`.
+// (without one, lines run a scalar loop over `apply`), and run-time checks of the source values made
+// before anything is written:
+//   template <typename T> static void check_sources(const TileDesc& src0, const TileDesc& src1);
 //
 // Included by the .cpp of each instruction family, which instantiates it: no kernel lives in a
 // public header.
 #pragma once
 
 #include <pto/common/numeric.hpp>
+#include <pto/engine/access.hpp>
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/dtype_of.hpp>
+#include <pto/profile/profile.hpp>
 
-#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
@@ -75,6 +79,14 @@ template <typename Op>
 concept HasIeeeLines = requires { Op::kIeeeLines; };
 template <typename Op>
 concept HasWrapLines = requires { Op::kWrapLines; };
+template <typename Op, typename T>
+concept ChecksSources = requires(const TileDesc& t) { Op::template check_sources<T>(t, t); };
+
+template <typename Op, typename T>
+void check_sources(const TileDesc& src0, const TileDesc& src1)
+{
+    if constexpr (ChecksSources<Op, T>) Op::template check_sources<T>(src0, src1);
+}
 
 template <typename Op, typename T>
 struct BinaryKernel {
@@ -82,10 +94,7 @@ struct BinaryKernel {
     using S = typename F::Storage;
     using C = typename F::Compute;
 
-    static S element(S a, S b)
-    {
-        return F::narrow(Op::template apply<C>(F::widen(a), F::widen(b)));
-    }
+    static S element(S a, S b) { return F::narrow(Op::template apply<C>(F::widen(a), F::widen(b))); }
 
     static void scalar_lines(Lines<S> d, Lines<const S> a, Lines<const S> b, LineShape shape)
     {
@@ -97,32 +106,14 @@ struct BinaryKernel {
         }
     }
 
-    // half and bfloat16: widen a chunk of each source, compute it with the float vector loop, round it
-    // into dst. Both sources are widened before dst is written, so aliasing is safe.
-    static void widened_lines(Lines<S> d, Lines<const S> a, Lines<const S> b, LineShape shape)
-    {
-        constexpr int64_t kChunk = 256;
-        C x[kChunk], y[kChunk], r[kChunk];
-        for (int64_t i = 0; i < shape.count; ++i) {
-            S* out = d.line(i);
-            const S* xs = a.line(i);
-            const S* ys = b.line(i);
-            for (int64_t j0 = 0; j0 < shape.length; j0 += kChunk) {
-                const int64_t n = std::min(kChunk, shape.length - j0);
-                for (int64_t j = 0; j < n; ++j) x[j] = F::widen(xs[j0 + j]);
-                for (int64_t j = 0; j < n; ++j) y[j] = F::widen(ys[j0 + j]);
-                float_lines(Op::kIeeeLines, {r, 0}, {x, 0}, {y, 0}, {1, n});
-                for (int64_t j = 0; j < n; ++j) out[j0 + j] = F::narrow(r[j]);
-            }
-        }
-    }
-
     static void lines(Lines<S> d, Lines<const S> a, Lines<const S> b, LineShape shape)
     {
         if constexpr (std::is_same_v<T, float> && HasIeeeLines<Op>) {
             float_lines(Op::kIeeeLines, d, a, b, shape);
-        } else if constexpr (std::is_same_v<C, float> && HasIeeeLines<Op>) {
-            widened_lines(d, a, b, shape);
+        } else if constexpr (std::is_same_v<T, half> && HasIeeeLines<Op>) {
+            half_lines(Op::kIeeeLines, d, a, b, shape);
+        } else if constexpr (std::is_same_v<T, bfloat16_t> && HasIeeeLines<Op>) {
+            bfloat16_lines(Op::kIeeeLines, d, a, b, shape);
         } else if constexpr (std::is_integral_v<T> && HasWrapLines<Op>) {
             using U = std::make_unsigned_t<T>;  // same bits for add, sub and mul in two's complement
             uint_lines(Op::kWrapLines, {reinterpret_cast<U*>(d.data), d.stride},
@@ -162,9 +153,56 @@ struct BinaryKernel {
         const S* x = reinterpret_cast<const S*>(a.data);
         const S* y = reinterpret_cast<const S*>(b.data);
         for (int r = 0; r < dst.valid_rows; ++r) {
-            for (int c = 0; c < dst.valid_cols; ++c) out[dst.offset(r, c)] = element(x[a.offset(r, c)], y[b.offset(r, c)]);
+            for (int c = 0; c < dst.valid_cols; ++c) {
+                out[dst.offset(r, c)] = element(x[a.offset(r, c)], y[b.offset(r, c)]);
+            }
         }
     }
 };
+
+// Calls fn.template operator()<T>() with the C++ element type of `dtype`, for the types the binary
+// kernels compute; false for any other type.
+template <typename Fn>
+bool visit_arithmetic_type(DType dtype, Fn&& fn)
+{
+    switch (dtype) {
+        case DType::F32: return fn.template operator()<float>();
+        case DType::F16: return fn.template operator()<half>();
+        case DType::BF16: return fn.template operator()<bfloat16_t>();
+        case DType::I8: return fn.template operator()<int8_t>();
+        case DType::I16: return fn.template operator()<int16_t>();
+        case DType::I32: return fn.template operator()<int32_t>();
+        case DType::I64: return fn.template operator()<int64_t>();
+        case DType::U8: return fn.template operator()<uint8_t>();
+        case DType::U16: return fn.template operator()<uint16_t>();
+        case DType::U32: return fn.template operator()<uint32_t>();
+        case DType::U64: return fn.template operator()<uint64_t>();
+        default: return false;
+    }
+}
+
+// A binary instruction from its operands to its written destination: the operand checks, the checked-mode
+// bookkeeping, the element type chosen once, the kernel. `DTypeOk` is the instruction's element-type
+// rule (reported as `dtype_code`); only the types the cpu profile allows get a kernel instantiated.
+// The caller opens the runtime::InstructionScope naming the instruction.
+template <typename Op, bool (*DTypeOk)(const profile::Profile&, DType)>
+void run_binary_instruction(const char* dtype_code, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
+{
+    const BinaryRules rules{dtype_code, DTypeOk};
+    check_binary_operands(rules, dst, src0, src1);
+    require_written(src0, "src0");
+    require_written(src1, "src1");
+    const bool ran = visit_arithmetic_type(dst.dtype, [&]<typename T>() {
+        if constexpr (DTypeOk(profile::kCpu, dtype_of<T>)) {
+            check_sources<Op, T>(src0, src1);
+            BinaryKernel<Op, T>::run(dst, src0, src1);
+            return true;
+        } else {
+            return false;
+        }
+    });
+    if (!ran) fail_no_kernel(rules, dst.dtype);
+    mark_written(dst);
+}
 
 }  // namespace pto::engine::elementwise

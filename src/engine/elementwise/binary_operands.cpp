@@ -59,7 +59,8 @@ std::string allowed_dtypes(const BinaryRules& rules, const profile::Profile& pro
 bool shares_bytes(const TileDesc& a, const TileDesc& b)
 {
     const auto a_begin = reinterpret_cast<uintptr_t>(a.data), b_begin = reinterpret_cast<uintptr_t>(b.data);
-    return a_begin < b_begin + static_cast<uintptr_t>(b.bytes()) && b_begin < a_begin + static_cast<uintptr_t>(a.bytes());
+    const auto a_end = a_begin + static_cast<uintptr_t>(a.bytes()), b_end = b_begin + static_cast<uintptr_t>(b.bytes());
+    return a_begin < b_end && b_begin < a_end;
 }
 
 }  // namespace

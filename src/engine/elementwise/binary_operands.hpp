@@ -33,6 +33,7 @@ bool same_mapping(const TileDesc& a, const TileDesc& b);
 // every position to the same address, writing dst could clobber source elements not yet read; the
 // valid region of `src` is then copied into a per-thread buffer (grown once, never per instruction)
 // and a descriptor of the copy is returned. `slot` (0 or 1) keeps the two sources' copies apart.
+// Elements must be whole bytes (every type the element-wise arithmetic takes is).
 TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot);
 
 }  // namespace pto::engine::elementwise

@@ -29,6 +29,12 @@ struct LineShape {
 // IEEE single precision, every op.
 void float_lines(ArithOp op, Lines<float> d, Lines<const float> a, Lines<const float> b, LineShape shape);
 
+// half and bfloat16 as their bit patterns: widened exactly to float, computed, rounded once to nearest
+// even, bit for bit as the conversions of pto/common/numeric.hpp round (for +, -, *, / of these formats
+// that is the correctly rounded result).
+void half_lines(ArithOp op, Lines<uint16_t> d, Lines<const uint16_t> a, Lines<const uint16_t> b, LineShape shape);
+void bfloat16_lines(ArithOp op, Lines<uint16_t> d, Lines<const uint16_t> a, Lines<const uint16_t> b, LineShape shape);
+
 // Unsigned integers, wrapping. They serve the signed types of the same width too: two's complement
 // add, subtract and multiply give the same bits.
 void uint_lines(WrapOp op, Lines<uint8_t> d, Lines<const uint8_t> a, Lines<const uint8_t> b, LineShape shape);

@@ -119,4 +119,16 @@ const OpInfo* find_op(std::string_view op_name)
 
 std::span<const OpInfo> all_ops() { return kOps; }
 
+bool has_operand_kind(const Type& t, OperandKind k)
+{
+    switch (k) {
+        case OperandKind::Tile: return t.is<TileType>();
+        case OperandKind::View: return t.is<TensorViewType>() || t.is<PtrType>();
+        case OperandKind::Scalar: return t.is_scalar();
+        case OperandKind::Pointer: return t.is<PtrType>();
+        case OperandKind::Any: return true;
+    }
+    return false;
+}
+
 }  // namespace pto::as

@@ -12,6 +12,8 @@
 #include <pto/common/type.hpp>
 #include <pto/engine/instructions.hpp>
 
+#include "asm/type.hpp"
+
 namespace pto::as {
 
 // What an operand or a destination must be.
@@ -38,6 +40,9 @@ struct OpInfo {
 // The row of an operation name as the IR holds it (`pto.tadd`, `arith.addi`, `func.return`); null for
 // an operation the toolchain does not know.
 const OpInfo* find_op(std::string_view op_name);
+
+// Whether a value of type `t` can stand where an operand of kind `k` is expected.
+bool has_operand_kind(const Type& t, OperandKind k);
 
 // Every row, for tests that compare the table with the engine's instruction table.
 std::span<const OpInfo> all_ops();

@@ -19,18 +19,6 @@ namespace pto::as {
 
 namespace {
 
-bool has_kind(const Type& t, OperandKind k)
-{
-    switch (k) {
-        case OperandKind::Tile: return t.is<TileType>();
-        case OperandKind::View: return t.is<TensorViewType>() || t.is<PtrType>();
-        case OperandKind::Scalar: return t.is_scalar();
-        case OperandKind::Pointer: return t.is<PtrType>();
-        case OperandKind::Any: return true;
-    }
-    return false;
-}
-
 std::string_view kind_name(OperandKind k)
 {
     switch (k) {
@@ -204,7 +192,7 @@ private:
             auto check_kinds = [&](const std::vector<Type>& types, std::span<const OperandKind> kinds, std::string_view role) {
                 for (std::size_t i = 0; i < types.size() && !kinds.empty(); ++i) {
                     const OperandKind k = kinds[std::min(i, kinds.size() - 1)];
-                    if (!types[i].is_none() && !has_kind(types[i], k))
+                    if (!types[i].is_none() && !has_operand_kind(types[i], k))
                         error(codes::kOperandKind, op, std::string(role) + " " + std::to_string(i) + " has the wrong kind", std::string(kind_name(k)),
                               to_string(types[i]));
                 }

@@ -68,6 +68,24 @@ constexpr uint64_t capacity_of(const Profile& p, TileType loc)
     return 0;
 }
 
+// Name of a tile location as the C++ API spells it (TileType::Vec -> "Vec").
+constexpr std::string_view location_name(TileType loc)
+{
+    switch (loc) {
+        case TileType::Vec: return "Vec";
+        case TileType::Mat: return "Mat";
+        case TileType::Left: return "Left";
+        case TileType::Right: return "Right";
+        case TileType::Acc: return "Acc";
+        case TileType::Bias: return "Bias";
+        case TileType::Scaling: return "Scaling";
+        case TileType::ScaleLeft: return "ScaleLeft";
+        case TileType::ScaleRight: return "ScaleRight";
+        case TileType::Ctrl: return "Ctrl";
+    }
+    return "?";
+}
+
 // Name of the on-chip memory a tile location lives in, as diagnostics print it.
 constexpr std::string_view memory_name(TileType loc)
 {

@@ -16,18 +16,6 @@ namespace pto::as::interp {
 
 namespace {
 
-bool is_kind(const Type& t, OperandKind k)
-{
-    switch (k) {
-        case OperandKind::Tile: return t.is<TileType>();
-        case OperandKind::View: return t.is<TensorViewType>() || t.is<PtrType>();
-        case OperandKind::Scalar: return t.is_scalar();
-        case OperandKind::Pointer: return t.is<PtrType>();
-        case OperandKind::Any: return true;
-    }
-    return false;
-}
-
 template <typename E>
 E pick(std::string_view value, std::initializer_list<std::pair<std::string_view, E>> table, E fallback)
 {
@@ -98,7 +86,7 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
             all.insert(all.end(), out.begin(), out.end());
             int tile = -1, offset = -1;
             for (std::size_t i = 0; i < op.operands.size(); ++i)
-                (is_kind(operand_type(op, i), OperandKind::Tile) ? tile : offset) = slot(op.operands[i]);
+                (has_operand_kind(operand_type(op, i), OperandKind::Tile) ? tile : offset) = slot(op.operands[i]);
             if (tile < 0 || offset < 0) fail(op, "STRUCT_OPERAND_KIND", "TASSIGN takes a tile and a byte offset");
             return emit([tile, offset](Slot* s) {
                 engine::TileDesc& t = s[tile].tile;
@@ -140,7 +128,7 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
                 const uint32_t offset = off ? uint32_t(off->int_value()) : 0;
                 const int tmp = in.size() > 2 ? in[2] : -1;
                 if (in.size() < 2) fail(op, "STRUCT_OPERAND_COUNT", "TGATHER comparison form needs a threshold", "(src, k[, tmp])", "(src)");
-                if (is_kind(in_type(1), OperandKind::Tile))
+                if (has_operand_kind(in_type(1), OperandKind::Tile))
                     return emit([d = out[0], c = out[1], a = in[0], k = in[1], tmp, mode, offset](Slot* s) {
                         engine::tgather_compare(s[d].tile, s[a].tile, s[k].tile, s[c].tile, tmp < 0 ? nullptr : &s[tmp].tile, mode, offset);
                     });
@@ -203,7 +191,7 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
             const GatherOOB oob = pick<GatherOOB>(enum_attr(op, {"oob", "gatherOOB", "gather_oob"}),
                                                   {{"clamp", GatherOOB::Clamp}, {"wrap", GatherOOB::Wrap}, {"zero", GatherOOB::Zero}},
                                                   GatherOOB::Undefined);
-            if (is_kind(in_type(1), OperandKind::Tile))
+            if (has_operand_kind(in_type(1), OperandKind::Tile))
                 return emit([d = out[0], t = in[0], i = in[1], coalesce, oob](Slot* s) {
                     engine::mgather(s[d].tile, s[t].view, s[i].tile, coalesce, oob);
                 });

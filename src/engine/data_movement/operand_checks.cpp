@@ -37,22 +37,7 @@ void fail_rule(const char* code, const char* operand, const std::string& message
     runtime::fail({code, "", operand, message + " on the " + profile_name() + " profile", expected, actual, ""});
 }
 
-std::string location_name(TileType loc)
-{
-    switch (loc) {
-        case TileType::Vec: return "Vec";
-        case TileType::Mat: return "Mat";
-        case TileType::Left: return "Left";
-        case TileType::Right: return "Right";
-        case TileType::Acc: return "Acc";
-        case TileType::Bias: return "Bias";
-        case TileType::Scaling: return "Scaling";
-        case TileType::ScaleLeft: return "ScaleLeft";
-        case TileType::ScaleRight: return "ScaleRight";
-        case TileType::Ctrl: return "Ctrl";
-    }
-    return "?";
-}
+std::string location_name(TileType loc) { return std::string(profile::location_name(loc)); }
 
 std::string layout_name(Layout layout)
 {

@@ -1,6 +1,7 @@
 #include "engine/elementwise/binary_operands.hpp"
 
 #include <pto/profile/rules_elementwise.hpp>
+#include <pto/profile/profile.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -19,23 +20,6 @@ struct Operand {
 };
 
 std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
-
-const char* tile_type_name(TileType loc)
-{
-    switch (loc) {
-        case TileType::Vec: return "Vec";
-        case TileType::Mat: return "Mat";
-        case TileType::Left: return "Left";
-        case TileType::Right: return "Right";
-        case TileType::Acc: return "Acc";
-        case TileType::Bias: return "Bias";
-        case TileType::Scaling: return "Scaling";
-        case TileType::ScaleLeft: return "ScaleLeft";
-        case TileType::ScaleRight: return "ScaleRight";
-        case TileType::Ctrl: return "Ctrl";
-    }
-    return "?";
-}
 
 std::string layout_text(const TileDesc& t)
 {
@@ -96,7 +80,7 @@ void check_binary_operands(const BinaryRules& rules, const TileDesc& dst, const 
             runtime::fail({"LEGAL_ELEMWISE_LOCATION", "", op.name,
                            "element-wise arithmetic takes tiles in UB only",
                            "a Vec tile (UB)",
-                           "a " + std::string(tile_type_name(op.tile.loc)) + " tile (" +
+                           "a " + std::string(profile::location_name(op.tile.loc)) + " tile (" +
                                std::string(profile::memory_name(op.tile.loc)) + ")",
                            ""});
         }

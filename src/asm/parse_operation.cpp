@@ -466,6 +466,23 @@ bool Parser::parse_call(Operation& op, const std::vector<ResultName>& names, std
 }
 
 // scf.for [unsigned] %iv = %lb to %ub step %step [iter_args(%a = %init, ...) -> (types)] [: type] region
+// `%name = %init, ...)`: the loop-carried values of scf.for's iter_args and scf.while, up to and
+// including the closing parenthesis. Each becomes an entry argument of the body and an operand.
+bool Parser::parse_carried_values(Operation& op, std::vector<EntryArgument>& entry, std::string_view example)
+{
+    while (true) {
+        if (!at(TokenKind::ValueId))
+            return unexpected("a loop-carried value such as " + std::string(example) + " = %init");
+        Token arg = take();
+        Value* init = nullptr;
+        if (!expect(TokenKind::Equal, "'=' and the initial value") || !parse_value_use(init)) return false;
+        entry.push_back({std::string(arg.name()), Type(), arg.loc});
+        op.operands.push_back(init);
+        if (accept(TokenKind::Comma)) continue;
+        return expect(TokenKind::RParen, "',' or ')'");
+    }
+}
+
 bool Parser::parse_for(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
 {
     if (accept_keyword("unsigned")) op.attributes.push_back({"unsignedCmp", Attribute::unit()});
@@ -480,17 +497,7 @@ bool Parser::parse_for(Operation& op, const std::vector<ResultName>& names, std:
     bool ok = true;
     if (accept_keyword("iter_args")) {
         if (!expect(TokenKind::LParen, "'(' after iter_args")) return false;
-        while (true) {
-            if (!at(TokenKind::ValueId)) return unexpected("a loop-carried value such as %acc = %init");
-            Token arg = take();
-            Value* init = nullptr;
-            if (!expect(TokenKind::Equal, "'=' and the initial value") || !parse_value_use(init)) return false;
-            entry.push_back({std::string(arg.name()), Type(), arg.loc});
-            op.operands.push_back(init);
-            if (accept(TokenKind::Comma)) continue;
-            if (!expect(TokenKind::RParen, "',' or ')'")) return false;
-            break;
-        }
+        if (!parse_carried_values(op, entry, "%acc")) return false;
         SourceLocation arrow_loc = tok().loc;
         if (!expect(TokenKind::Arrow, "'->' and the loop result types") || !parse_result_types(result_types))
             return false;
@@ -534,17 +541,7 @@ bool Parser::parse_while(Operation& op, const std::vector<ResultName>& names, st
     std::vector<EntryArgument> entry;
     if (!expect(TokenKind::LParen, "'(' opening the loop-carried values")) return false;
     if (!accept(TokenKind::RParen)) {
-        while (true) {
-            if (!at(TokenKind::ValueId)) return unexpected("a loop-carried value such as %a = %init");
-            Token arg = take();
-            Value* init = nullptr;
-            if (!expect(TokenKind::Equal, "'=' and the initial value") || !parse_value_use(init)) return false;
-            entry.push_back({std::string(arg.name()), Type(), arg.loc});
-            op.operands.push_back(init);
-            if (accept(TokenKind::Comma)) continue;
-            if (!expect(TokenKind::RParen, "',' or ')'")) return false;
-            break;
-        }
+        if (!parse_carried_values(op, entry, "%a")) return false;
     }
     SourceLocation types_loc = tok().loc;
     if (!expect(TokenKind::Colon, "':' and the loop type") || !expect(TokenKind::LParen, "'(' opening the operand types"))

@@ -111,6 +111,7 @@ public:
     // Binds names to nothing after an error, so later uses do not report again.
     void poison(const std::vector<ResultName>& names);
     bool parse_value_use(Value*& out);
+    bool parse_carried_values(Operation& op, std::vector<EntryArgument>& entry, std::string_view example);
     // Creates the values of `names`, typed from `types` when the counts agree, and defines them.
     void define_results(Operation& op, const std::vector<ResultName>& names, const std::vector<Type>& types);
 

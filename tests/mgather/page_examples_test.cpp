@@ -297,7 +297,8 @@ TEST(MGatherPageExamples, ElemGatherIntoL1WithBothExecutors)
 
 // The page's "Auto" and "Manual" examples call MGATHER(dst, src, idx) — Coalesce::Row by DESIGN — with a
 // 16 x 16 index tile, which the page's own Row rule ([1, R] or [R, 1]) forbids: as written they do not
-// compile (LEGAL_MGATHER_INDEX_SHAPE). The rule and its run-time report:
+// compile (LEGAL_MGATHER_INDEX_SHAPE). The rule and its run-time report, then the element gather such an
+// index evidently asks for:
 TEST(MGatherPageExamples, AutoAndManualUseAnIndexShapeThatCoalesceRowRejects)
 {
     static_assert(!rules::index_shape_ok(profile::kCpu, Coalesce::Row, 16, 16, 16, 16));
@@ -313,4 +314,13 @@ TEST(MGatherPageExamples, AutoAndManualUseAnIndexShapeThatCoalesceRowRejects)
     mgather_test::expect_diagnostic(
         [&] { engine::mgather(dst.desc(), src.desc(), idx.desc(), Coalesce::Row, GatherOOB::Undefined); },
         "LEGAL_MGATHER_INDEX_SHAPE", {"[16, 16]", "[1, 16] or [16, 1]"});
+
+    for (auto& v : table) v = float(mgather_test::uniform(-4000, 4000)) / 8.0f;
+    std::vector<int32_t> indices(256);
+    for (auto& i : indices) i = mgather_test::uniform(0, 255);
+    put_indices<IdxT>(0x2000, indices);
+    MGATHER<Coalesce::Elem>(dst, src, idx);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c)
+            EXPECT_EQ(element_at<DstT>(0x1000, r, c), table[std::size_t(indices[std::size_t(r * 16 + c)])]) << r << "," << c;
 }

@@ -40,22 +40,11 @@ void set_index(IdxTile& idx, int r, int c, uint32_t value)
     idx.SetValue(at, static_cast<typename IdxTile::DType>(value));
 }
 
-template <GatherOOB Oob, typename Fn>
-void for_policy(GatherOOB oob, Fn&& fn)
-{
-    if (oob == Oob) fn(std::integral_constant<GatherOOB, Oob>{});
-}
-
 // Calls fn(integral_constant<GatherOOB, O>) for every policy.
 template <typename Fn>
 void for_each_policy(Fn&& fn)
 {
-    for (GatherOOB oob : {GatherOOB::Undefined, GatherOOB::Clamp, GatherOOB::Wrap, GatherOOB::Zero}) {
-        for_policy<GatherOOB::Undefined>(oob, fn);
-        for_policy<GatherOOB::Clamp>(oob, fn);
-        for_policy<GatherOOB::Wrap>(oob, fn);
-        for_policy<GatherOOB::Zero>(oob, fn);
-    }
+    for_each_constant<GatherOOB::Undefined, GatherOOB::Clamp, GatherOOB::Wrap, GatherOOB::Zero>(fn);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Test support for MGATHER: scoped runtime settings, hand-built descriptors over host buffers, random
+// Test support for MGATHER: hand-built descriptors over host buffers, random
 // data, and the reference gather — a plain loop over logical positions written from the page's
 // formulas, not from the engine's code.
 #pragma once
@@ -10,6 +10,8 @@
 #include <pto/runtime/memory.hpp>
 
 #include <gtest/gtest.h>
+
+#include "support/test_support.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -27,23 +29,9 @@ using pto::engine::GlobalDesc;
 using pto::engine::TileDesc;
 using pto::profile::Target;
 
-// --- scoped runtime settings ----------------------------------------------------------------------
-
-class ScopedChecked {
-public:
-    explicit ScopedChecked(bool on) : previous_(pto::runtime::checked()) { pto::runtime::set_checked(on); }
-    ~ScopedChecked() { pto::runtime::set_checked(previous_); }
-
-private:
-    bool previous_;
-};
-
-// Runs the engine against another profile; tests compiled for cpu go back to it afterwards.
-class ScopedTarget {
-public:
-    explicit ScopedTarget(Target t) { pto::runtime::set_target(t); }
-    ~ScopedTarget() { pto::runtime::set_target(Target::Cpu); }
-};
+using pto::test::for_each_constant;
+using pto::test::ScopedChecked;
+using pto::test::ScopedTarget;
 
 // A host buffer registered as a global allocation, as aclrtMalloc registers device memory.
 class RegisteredGlobal {

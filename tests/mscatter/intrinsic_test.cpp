@@ -50,21 +50,11 @@ typename TileT::DType get_at(const TileT& tile, int r, int c)
     return tile.GetValue(uint32_t(GetTileOffset<TileT>(r, c)));
 }
 
-template <ScatterOOB Oob, typename Fn>
-void for_oob(ScatterOOB oob, Fn&& fn)
-{
-    if (oob == Oob) fn(std::integral_constant<ScatterOOB, Oob>{});
-}
-
+// Calls fn(integral_constant<ScatterOOB, O>) for every policy.
 template <typename Fn>
 void for_each_oob(Fn&& fn)
 {
-    for (ScatterOOB oob : {ScatterOOB::Undefined, ScatterOOB::Skip, ScatterOOB::Clamp, ScatterOOB::Wrap}) {
-        for_oob<ScatterOOB::Undefined>(oob, fn);
-        for_oob<ScatterOOB::Skip>(oob, fn);
-        for_oob<ScatterOOB::Clamp>(oob, fn);
-        for_oob<ScatterOOB::Wrap>(oob, fn);
-    }
+    for_each_constant<ScatterOOB::Undefined, ScatterOOB::Skip, ScatterOOB::Clamp, ScatterOOB::Wrap>(fn);
 }
 
 }  // namespace

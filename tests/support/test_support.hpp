@@ -7,6 +7,7 @@
 #include <pto/runtime/memory.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace pto::test {
 
@@ -30,6 +31,14 @@ public:
     ScopedTarget(const ScopedTarget&) = delete;
     ScopedTarget& operator=(const ScopedTarget&) = delete;
 };
+
+// Calls fn(std::integral_constant<decltype(V), V>{}) for each V in turn: runs one test body for every
+// value of an enum that an intrinsic takes as a template argument.
+template <auto... Values, typename Fn>
+void for_each_constant(Fn&& fn)
+{
+    (fn(std::integral_constant<decltype(Values), Values>{}), ...);
+}
 
 // The diagnostic f() raised, or one with code "no error".
 template <typename F>

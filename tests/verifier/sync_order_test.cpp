@@ -1,5 +1,7 @@
 // The ORDER_* check: pipe hazards on tiles and global memory must be separated by a matching
 // set_flag / wait_flag pair (or event pair, or a PIPE_ALL barrier); flags are set and waited in pairs.
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -205,6 +207,28 @@ TEST(SyncOrder, LoopWithFlagsAroundTheBackEdgePasses)
                                   "  " + set("V", "MTE3"), "  " + wait("V", "MTE3"), "  " + store(), "  " + set("MTE3", "V"), "}", wait("V", "MTE2"),
                                   wait("MTE3", "V")}));
     EXPECT_TRUE(ds.empty()) << listing(ds);
+}
+
+TEST(SyncOrder, PipelinedProgramPassesAndEveryFlagInItMatters)
+{
+    std::ifstream in(std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/pipelined_sync.pto");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    const auto ds = check(text, SyncChecking::Explicit);
+    EXPECT_TRUE(ds.empty()) << listing(ds);
+    // Without any one of its set_flag / wait_flag lines the program is wrong somewhere.
+    std::size_t removed = 0;
+    for (std::size_t at = text.find("pto.set_flag"), next; at != std::string::npos; at = next) {
+        const std::size_t wait_at = text.find("pto.wait_flag", at + 1), set_at = text.find("pto.set_flag", at + 1);
+        next = std::min(wait_at, set_at);
+        const std::size_t begin = text.rfind('\n', at) + 1, end = text.find('\n', at);
+        std::string without = text;
+        without.erase(begin, end - begin + 1);
+        EXPECT_FALSE(check(without).empty()) << "still clean without: " << text.substr(begin, end - begin);
+        ++removed;
+    }
+    EXPECT_EQ(removed, 12u);
 }
 
 TEST(SyncOrder, FlagSetInEveryIterationWithoutWaitIsSetTwice)

@@ -339,6 +339,12 @@ private:
 
 }  // namespace
 
-std::vector<Diagnostic> verify(const Module& module, profile::Target target) { return Verifier(module, target).run(); }
+std::vector<Diagnostic> verify(const Module& module, profile::Target target, SyncChecking sync)
+{
+    std::vector<Diagnostic> found = Verifier(module, target).run();
+    std::vector<Diagnostic> order = check_sync_order(module, sync);
+    found.insert(found.end(), std::make_move_iterator(order.begin()), std::make_move_iterator(order.end()));
+    return found;
+}
 
 }  // namespace pto::as

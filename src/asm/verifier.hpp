@@ -10,6 +10,7 @@
 #include <pto/runtime/diagnostic.hpp>
 
 #include "asm/ir.hpp"
+#include "asm/sync_order.hpp"
 
 namespace pto::as {
 
@@ -25,7 +26,8 @@ inline constexpr std::string_view kYieldCount = "STRUCT_YIELD_COUNT";
 inline constexpr std::string_view kUnknownCallee = "STRUCT_UNKNOWN_CALLEE";
 }  // namespace codes
 
-// Every problem found, each with the operation's file:line:col; empty when the module is valid.
-std::vector<Diagnostic> verify(const Module& module, profile::Target target);
+// Every problem found, each with the operation's file:line:col; empty when the module is valid. The
+// ordering check (ORDER_*) comes last; `sync` says which functions it covers.
+std::vector<Diagnostic> verify(const Module& module, profile::Target target, SyncChecking sync = SyncChecking::Auto);
 
 }  // namespace pto::as

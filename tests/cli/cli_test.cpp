@@ -165,6 +165,41 @@ TEST_F(Cli, VerifyAndExitCodes)
     EXPECT_NE(p.err.find("error[PARSE_"), std::string::npos) << p.err;
 }
 
+TEST_F(Cli, VerifyAndRunReportMissingPipeSync)
+{
+    // A flag from the wrong pipe before TADD: the load on MTE2 is not ordered before it.
+    const std::string racy = write("racy.pto",
+                                   "func.func @f(%a: !pto.ptr<f32>) {\n"
+                                   "  %c1 = arith.constant 1 : index\n"
+                                   "  %c16 = arith.constant 16 : index\n"
+                                   "  %v = pto.make_tensor_view %a, shape = [%c16, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>\n"
+                                   "  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
+                                   "  pto.tload ins(%v : !pto.tensor_view<?x?xf32>) outs(%t : !pto.tile_buf<vec, 16x16xf32>)\n"
+                                   "  pto.set_flag[<PIPE_MTE3>, <PIPE_V>, <EVENT_ID0>]\n"
+                                   "  pto.wait_flag[<PIPE_MTE3>, <PIPE_V>, <EVENT_ID0>]\n"
+                                   "  pto.tadd ins(%t, %t : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%t : !pto.tile_buf<vec, 16x16xf32>)\n"
+                                   "  return\n}\n");
+    const Outcome o = cli({"verify", racy});
+    EXPECT_EQ(o.status, 1);
+    EXPECT_NE(o.err.find("racy.pto:9:3: error[ORDER_MISSING_SYNC]: TADD: reads tile %t, which TLOAD at line 6 wrote on pipe MTE2"),
+              std::string::npos)
+        << o.err;
+    const Outcome r = cli({"run", racy, "--arg", "a=f32:16x16"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("error[ORDER_MISSING_SYNC]"), std::string::npos) << r.err;
+
+    // The example has no sync operation: left to the assembler, unless explicit synchronisation is asked for.
+    EXPECT_EQ(cli({"verify", example("vector_add.pto")}).status, 0);
+    const Outcome e = cli({"verify", "--sync=explicit", example("vector_add.pto")});
+    EXPECT_EQ(e.status, 1);
+    EXPECT_NE(e.err.find("error[ORDER_MISSING_SYNC]: TADD"), std::string::npos) << e.err;
+    const Outcome er = cli({"run", example("vector_add.pto"), "--sync", "explicit", "--arg", "a=f32:16x256", "--arg", "b=f32:16x256",
+                            "--arg", "c=f32:16x256", "--arg", "n=16"});
+    EXPECT_EQ(er.status, 1);
+    EXPECT_NE(er.err.find("error[ORDER_MISSING_SYNC]"), std::string::npos) << er.err;
+    EXPECT_EQ(cli({"verify", "--sync", "sometimes", example("vector_add.pto")}).status, 2);
+}
+
 TEST_F(Cli, UsageErrorsExitWithTwo)
 {
     EXPECT_EQ(cli({}).status, 2);

@@ -46,7 +46,7 @@ bool read_program(const std::string& path, std::string& text, std::ostream& err)
 }
 
 // Parses and verifies; prints every diagnostic. Returns false when there were any.
-bool load(const std::string& path, profile::Target target, ParseResult& parsed, std::ostream& err)
+bool load(const std::string& path, profile::Target target, SyncChecking sync, ParseResult& parsed, std::ostream& err)
 {
     std::string text;
     if (!read_program(path, text, err)) return false;
@@ -55,7 +55,7 @@ bool load(const std::string& path, profile::Target target, ParseResult& parsed, 
         report_all(err, parsed.diagnostics);
         return false;
     }
-    const std::vector<Diagnostic> diagnostics = verify(parsed.module, target);
+    const std::vector<Diagnostic> diagnostics = verify(parsed.module, target, sync);
     report_all(err, diagnostics);
     return diagnostics.empty();
 }
@@ -105,11 +105,11 @@ bool split_assignment(const std::string& text, std::string& name, std::string& v
     return true;
 }
 
-int command_run(const std::string& path, const std::string& entry, profile::Target target, bool checked, uint32_t blocks,
+int command_run(const std::string& path, const std::string& entry, profile::Target target, SyncChecking sync, bool checked, uint32_t blocks,
                 const std::vector<std::string>& args, const std::vector<std::string>& outs, std::ostream& out, std::ostream& err)
 {
     ParseResult parsed;
-    if (!load(path, target, parsed, err)) return kFailed;
+    if (!load(path, target, sync, parsed, err)) return kFailed;
     Interpreter interpreter(parsed.module);
     const Function* fn = interpreter.entry_function(entry);
     if (!fn) {
@@ -204,11 +204,14 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     CLI::App app{"ptosim: run, verify and format PTO-AS programs", "ptosim"};
     app.require_subcommand(1);
     const std::map<std::string, profile::Target> targets{{"cpu", profile::Target::Cpu}, {"a2a3", profile::Target::A2A3}, {"a5", profile::Target::A5}};
+    const std::map<std::string, SyncChecking> syncs{{"auto", SyncChecking::Auto}, {"explicit", SyncChecking::Explicit}};
     const std::map<std::string, Form> forms{{"preserve", Form::Preserve}, {"asm", Form::Asm}, {"ssa", Form::SSA}, {"dps", Form::DPS}};
 
     std::string program, entry;
     profile::Target target = profile::Target::Cpu;
     Form form = Form::Preserve;
+    SyncChecking sync = SyncChecking::Auto;
+    const std::string sync_help = "which functions the pipe synchronisation check covers: auto (those with a sync operation) or explicit (all)";
     bool checked = false;
     uint32_t blocks = 1;
     std::vector<std::string> args, outs;
@@ -217,6 +220,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     run->add_option("program", program, "the .pto file")->required();
     run->add_option("--entry", entry, "the function to run (default: the pto.entry one, else the first)");
     run->add_option("--target", target, "target profile")->transform(CLI::CheckedTransformer(targets));
+    run->add_option("--sync", sync, sync_help)->transform(CLI::CheckedTransformer(syncs));
     run->add_flag("--check", checked, "checked mode: bounds, uninitialised reads, gather indices");
     run->add_option("--blocks", blocks, "blocks of the launch")->check(CLI::Range(1u, 65535u));
     run->add_option("--arg", args, "NAME=VALUE: an .npy path, PATH.bin:DTYPE:SHAPE, DTYPE:SHAPE (zeros) or a number");
@@ -225,6 +229,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     CLI::App* ver = app.add_subcommand("verify", "check a program's structure and legality on a target");
     ver->add_option("program", program, "the .pto file")->required();
     ver->add_option("--target", target, "target profile")->transform(CLI::CheckedTransformer(targets));
+    ver->add_option("--sync", sync, sync_help)->transform(CLI::CheckedTransformer(syncs));
 
     CLI::App* fmt = app.add_subcommand("fmt", "print a program in one spelling");
     fmt->add_option("program", program, "the .pto file")->required();
@@ -244,7 +249,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
 
     if (run->parsed()) {
         try {
-            return command_run(program, entry, target, checked, blocks, args, outs, out, err);
+            return command_run(program, entry, target, sync, checked, blocks, args, outs, out, err);
         } catch (const ArrayError& e) {
             report(err, e.code, e.message);
             return kFailed;
@@ -252,7 +257,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     }
     if (ver->parsed()) {
         ParseResult parsed;
-        return load(program, target, parsed, err) ? kOk : kFailed;
+        return load(program, target, sync, parsed, err) ? kOk : kFailed;
     }
     std::string text;
     if (!read_program(program, text, err)) return kFailed;

@@ -1,8 +1,8 @@
 // The `ptosim` command line as a library function, so tests drive it without a process.
 //
-//   ptosim run PROGRAM.pto [--entry NAME] [--target cpu|a2a3|a5] [--check] [--blocks N]
+//   ptosim run PROGRAM.pto [--entry NAME] [--target cpu|a2a3|a5] [--sync auto|explicit] [--check] [--blocks N]
 //                          [--arg NAME=VALUE]... [--out NAME=PATH]...
-//   ptosim verify [--target cpu|a2a3|a5] PROGRAM.pto
+//   ptosim verify [--target cpu|a2a3|a5] [--sync auto|explicit] PROGRAM.pto
 //   ptosim fmt [--form preserve|asm|ssa|dps] PROGRAM.pto
 //
 // VALUE is an .npy path (the pointer argument gets a copy of the array), PATH.bin:DTYPE:SHAPE (raw

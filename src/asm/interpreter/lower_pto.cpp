@@ -2,6 +2,7 @@
 // metadata, block queries, and synchronisation.
 #include <pto/common/event.hpp>
 #include <pto/engine/instructions.hpp>
+#include <pto/engine/pipes.hpp>
 #include <pto/runtime/memory.hpp>
 #include <pto/runtime/sync.hpp>
 
@@ -27,14 +28,8 @@ int32_t sync_code(const Attribute* a)
 {
     if (!a) return -1;
     const std::string v = a->enum_value();
-    static constexpr std::pair<std::string_view, int32_t> kPipes[] = {
-        {"PIPE_S", PIPE_S},       {"PIPE_V", PIPE_V},       {"PIPE_M", PIPE_M},       {"PIPE_MTE1", PIPE_MTE1},
-        {"PIPE_MTE2", PIPE_MTE2}, {"PIPE_MTE3", PIPE_MTE3}, {"PIPE_ALL", PIPE_ALL},   {"PIPE_MTE4", PIPE_MTE4},
-        {"PIPE_MTE5", PIPE_MTE5}, {"PIPE_V2", PIPE_V2},     {"PIPE_FIX", PIPE_FIX},
-    };
-    for (const auto& [name, code] : kPipes)
-        if (v == name) return code;
-    if (v.rfind("EVENT_ID", 0) == 0 && v.size() > 8) return std::stoi(v.substr(8));
+    if (const auto pipe = engine::pipe_from_name(v)) return *pipe;
+    if (const auto event = engine::event_from_name(v)) return *event;
     // record_event / wait_event name instructions (TLOAD, TMATMUL): their engine table index.
     for (std::size_t i = 0; i < engine::kInstrNames.size(); ++i)
         if (v == engine::kInstrNames[i]) return int32_t(i);

@@ -1,0 +1,104 @@
+// Which hardware pipe of an AI core executes each instruction, as the synchronisation between pipes
+// (set_flag / wait_flag / pipe_barrier, record_event / wait_event) sees it. One table for both front
+// doors: the PTO-AS verifier's ordering check uses it now, a checker of the C++ synchronisation log
+// can use it later.
+//
+// Sources (facts only): the operation-class to pipe table of PTO Tile Lib's event header and the
+// PTO-AS synchronisation op types (TLOAD: MTE2; TSTORE from Vec or Mat: MTE3, from Acc: FIX; TMOV
+// Vec->Vec: V, Vec->Mat: FIX, Mat->Left/Right/Bias: MTE1, Mat->Scaling: FIX, Acc->Vec/Mat: FIX;
+// element-wise, gather, sort and expand instructions: V; TMATMUL: M), and the MGATHER page, whose
+// callers treat the instruction as a vector-pipe producer and consumer.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include <pto/common/event.hpp>
+#include <pto/common/type.hpp>
+#include <pto/engine/instructions.hpp>
+
+namespace pto::engine {
+
+inline constexpr std::size_t kPipeCount = static_cast<std::size_t>(PIPE_FIX) + 1;
+
+struct PipeName {
+    std::string_view name;  // as written in a program: "PIPE_MTE2"
+    pipe_t pipe;
+};
+
+inline constexpr std::array<PipeName, kPipeCount> kPipeNames = {{
+    {"PIPE_S", PIPE_S},       {"PIPE_V", PIPE_V},       {"PIPE_M", PIPE_M},       {"PIPE_MTE1", PIPE_MTE1},
+    {"PIPE_MTE2", PIPE_MTE2}, {"PIPE_MTE3", PIPE_MTE3}, {"PIPE_ALL", PIPE_ALL},   {"PIPE_MTE4", PIPE_MTE4},
+    {"PIPE_MTE5", PIPE_MTE5}, {"PIPE_V2", PIPE_V2},     {"PIPE_FIX", PIPE_FIX},
+}};
+
+constexpr std::optional<pipe_t> pipe_from_name(std::string_view name)
+{
+    for (const PipeName& p : kPipeNames)
+        if (p.name == name) return p.pipe;
+    return std::nullopt;
+}
+
+// 3 for "EVENT_ID3"; nothing for any other text.
+constexpr std::optional<int32_t> event_from_name(std::string_view name)
+{
+    constexpr std::string_view prefix = "EVENT_ID";
+    if (name.size() <= prefix.size() || name.size() > prefix.size() + 3 || name.substr(0, prefix.size()) != prefix) return std::nullopt;
+    int32_t id = 0;
+    for (char c : name.substr(prefix.size())) {
+        if (c < '0' || c > '9') return std::nullopt;
+        id = id * 10 + (c - '0');
+    }
+    return id;
+}
+
+// "MTE2" for PIPE_MTE2: the short name diagnostics use.
+constexpr std::string_view pipe_short_name(pipe_t pipe)
+{
+    for (const PipeName& p : kPipeNames)
+        if (p.pipe == pipe) return p.name.substr(5);
+    return "?";
+}
+
+// The pipe of one instruction. `src` and `dst` are the locations of its first tile source and its
+// first tile destination; only TSTORE and TMOV depend on them.
+constexpr pipe_t instruction_pipe(Instr instr, pto::TileType src, pto::TileType dst)
+{
+    using L = pto::TileType;
+    switch (instr) {
+        case Instr::TLOAD: return PIPE_MTE2;
+        case Instr::TSTORE: return src == L::Acc ? PIPE_FIX : PIPE_MTE3;
+        case Instr::TMOV:
+            if (src == L::Acc) return PIPE_FIX;
+            if (src == L::Vec) return dst == L::Vec ? PIPE_V : PIPE_FIX;
+            // Mat -> Scaling feeds the fixpipe; Mat -> Left/Right/Bias and the MX scale buffers
+            // beside L0A/L0B go through MTE1.
+            return dst == L::Scaling ? PIPE_FIX : PIPE_MTE1;
+        case Instr::TADD: case Instr::TSUB: case Instr::TMUL: case Instr::TDIV:
+        case Instr::TGATHER: case Instr::TSORT32: case Instr::TCOLEXPAND:
+        case Instr::MGATHER: case Instr::MSCATTER:
+            return PIPE_V;
+        case Instr::TASSIGN: case Instr::Count: break;
+    }
+    return PIPE_S;  // TASSIGN binds an address: scalar work, no data access
+}
+
+// The pipe of an operation class named by record_event / wait_event / barrier in PTO-AS
+// (`#pto.sync_op_type<TLOAD>`); nothing for a class without a documented pipe.
+constexpr std::optional<pipe_t> event_class_pipe(std::string_view op_class)
+{
+    constexpr std::pair<std::string_view, pipe_t> kClasses[] = {
+        {"TLOAD", PIPE_MTE2},      {"TSTORE_VEC", PIPE_MTE3}, {"TSTORE_MAT", PIPE_MTE3}, {"TSTORE_ACC", PIPE_FIX},
+        {"TMOV_M2L", PIPE_MTE1},   {"TMOV_M2R", PIPE_MTE1},   {"TMOV_M2B", PIPE_MTE1},   {"TMOV_M2S", PIPE_FIX},
+        {"TMOV_V2M", PIPE_FIX},    {"TMOV_A2V", PIPE_FIX},    {"TMOV_A2M", PIPE_FIX},    {"TMOV_V2V", PIPE_V},
+        {"TMATMUL", PIPE_M},       {"TVEC", PIPE_V},
+    };
+    for (const auto& [name, pipe] : kClasses)
+        if (name == op_class) return pipe;
+    return std::nullopt;
+}
+
+}  // namespace pto::engine

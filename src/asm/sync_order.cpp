@@ -22,7 +22,8 @@ namespace {
 using engine::kPipeCount;
 
 // Loops are analysed twice, so nested loops multiply the work; past this many operation visits a
-// function's analysis stops (hostile input must not hang the verifier).
+// function's analysis stops (hostile input must not hang the verifier) and says so, since the
+// findings it could not make are missing.
 constexpr uint64_t kVisitBudget = uint64_t(1) << 20;
 constexpr uint64_t kNever = UINT64_MAX;
 
@@ -241,7 +242,12 @@ public:
     void run(bool entry)
     {
         State end = region(*function_.body, State{});
-        if (!entry || exhausted_) return;
+        if (exhausted_) {
+            sink_.error(codes::kAnalysisLimit, function_.loc, "@" + function_.name + ": loops nest too deep for the synchronisation check, which stopped part way",
+                        "at most " + std::to_string(kVisitBudget) + " operation visits", "more");
+            return;
+        }
+        if (!entry) return;
         for (const auto& [key, flag] : end.flags)
             if (flag.certain)
                 report(codes::kUnwaitedSet, *flag.set_op, nullptr, "the flag is still set when @" + function_.name + " returns",

@@ -25,6 +25,7 @@ inline constexpr std::string_view kMissingSync = "ORDER_MISSING_SYNC";
 inline constexpr std::string_view kWaitWithoutSet = "ORDER_WAIT_WITHOUT_SET";
 inline constexpr std::string_view kSetTwice = "ORDER_SET_TWICE";
 inline constexpr std::string_view kUnwaitedSet = "ORDER_UNWAITED_SET";
+inline constexpr std::string_view kAnalysisLimit = "ORDER_ANALYSIS_LIMIT";
 }  // namespace codes
 
 enum class SyncChecking : uint8_t {

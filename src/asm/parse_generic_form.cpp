@@ -21,13 +21,6 @@ std::optional<Attribute> take_attribute(std::vector<NamedAttribute>& attributes,
     return value;
 }
 
-std::size_t bound_count(const std::vector<ResultName>& names)
-{
-    std::size_t total = 0;
-    for (const ResultName& n : names) total += n.count();
-    return total;
-}
-
 }  // namespace
 
 SourceLocation GenericParts::attribute_loc(std::string_view attribute_name) const
@@ -51,8 +44,9 @@ bool Parser::is_generic_item(std::string_view op_name)
     return at(TokenKind::String) && unescape_string_literal(tok().spelling) == op_name && tok(1).is(TokenKind::LParen);
 }
 
-// Entries of `<{...}>` (close is '}' then '>') or `{...}`, added to the parts' attributes.
-bool Parser::parse_generic_dictionary(GenericParts& parts, TokenKind close)
+// Entries of the properties `<{...}>` (after the '<') or the attributes `{...}`, added to the
+// parts' attributes.
+bool Parser::parse_generic_dictionary(GenericParts& parts, bool properties)
 {
     Nesting nesting(*this, tok().loc);
     if (!nesting) return false;
@@ -92,7 +86,7 @@ bool Parser::parse_generic_dictionary(GenericParts& parts, TokenKind close)
             break;
         }
     }
-    return close != TokenKind::Greater || expect(TokenKind::Greater, "'>' closing the properties");
+    return !properties || expect(TokenKind::Greater, "'>' closing the properties");
 }
 
 template <typename ParseRegion>
@@ -117,7 +111,7 @@ bool Parser::parse_generic_parts(GenericParts& parts, ParseRegion&& region)
                                              "properties, regions, attributes or ':'", tok().describe());
     if (at(TokenKind::Less) && tok(1).is(TokenKind::LBrace)) {
         take();
-        if (!parse_generic_dictionary(parts, TokenKind::Greater)) return false;
+        if (!parse_generic_dictionary(parts, /*properties=*/true)) return false;
     }
     bool ok = true;
     if (accept(TokenKind::LParen)) {
@@ -130,7 +124,7 @@ bool Parser::parse_generic_parts(GenericParts& parts, ParseRegion&& region)
             break;
         }
     }
-    if (at(TokenKind::LBrace) && !parse_generic_dictionary(parts, TokenKind::RBrace)) return false;
+    if (at(TokenKind::LBrace) && !parse_generic_dictionary(parts, /*properties=*/false)) return false;
     parts.signature_loc = tok().loc;
     if (!expect(TokenKind::Colon, "':' and the operation's function type") ||
         !expect(TokenKind::LParen, "'(' opening the operand types"))
@@ -151,8 +145,7 @@ bool Parser::parse_generic_operation(Block& block, const std::vector<ResultName>
     op->parent = &block;
     op->spelling.form = OpForm::Generic;
     op->spelling.signature = SigStyle::Functional;
-    std::string saved_name = op_name_;
-    op_name_ = unescape_string_literal(tok().spelling);
+    OperationNameScope scope(op_name_, unescape_string_literal(tok().spelling));
     GenericParts parts;
     bool ok = parse_generic_parts(parts, [&] {
         op->regions.push_back(std::make_unique<Region>());
@@ -187,7 +180,6 @@ bool Parser::parse_generic_operation(Block& block, const std::vector<ResultName>
             ok = split_outputs(*op, written, parts.operand_types, !parts.result_types.empty());
         }
     }
-    op_name_ = std::move(saved_name);
     if (!ok) return false;
     define_results(*op, names, parts.result_types);
     block.operations.push_back(std::move(op));

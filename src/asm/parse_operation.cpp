@@ -8,29 +8,12 @@
 
 namespace pto::as::detail {
 
-namespace {
-
-// Restores the operation named in diagnostics when an operation's parse ends.
-class OperationNameScope {
-public:
-    OperationNameScope(std::string& slot, std::string name) : slot_(slot), saved_(std::exchange(slot, std::move(name))) {}
-    ~OperationNameScope() { slot_ = std::move(saved_); }
-    OperationNameScope(const OperationNameScope&) = delete;
-    OperationNameScope& operator=(const OperationNameScope&) = delete;
-
-private:
-    std::string& slot_;
-    std::string saved_;
-};
-
 std::size_t bound_count(const std::vector<ResultName>& names)
 {
     std::size_t total = 0;
     for (const ResultName& n : names) total += n.count();
     return total;
 }
-
-}  // namespace
 
 // A plain comma-separated list of values needs no layout.
 void normalize_layout(std::vector<OperandGroup>& layout)

@@ -156,9 +156,7 @@ bool Parser::parse_value_use(Value*& out)
 
 void Parser::define_results(Operation& op, const std::vector<ResultName>& names, const std::vector<Type>& types)
 {
-    std::size_t total = 0;
-    for (const ResultName& n : names) total += n.count();
-    bool typed = types.size() == total;
+    bool typed = types.size() == bound_count(names);
     unsigned number = 0;
     auto make = [&](const ResultName& n, int group_index) {
         auto value = std::make_unique<Value>();

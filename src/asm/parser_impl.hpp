@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "asm/diagnostics.hpp"
@@ -173,7 +174,7 @@ public:
     // The parts of a generic operation; `region` parses each `{...}` of its region list.
     template <typename ParseRegion>
     bool parse_generic_parts(GenericParts& parts, ParseRegion&& region);
-    bool parse_generic_dictionary(GenericParts& parts, TokenKind close);
+    bool parse_generic_dictionary(GenericParts& parts, bool properties);
     bool parse_generic_region(Region& region);
     bool build_operand_segments(Operation& op, const GenericParts& parts);
     bool is_generic_item(std::string_view op_name);  // at `"op_name"` starting a top-level item
@@ -215,6 +216,22 @@ public:
 // Identifiers that continue a statement when they begin a line (`outs(...)` under `ins(...)`,
 // `} do {`, `valid_col = %c`), so they never start a new statement.
 bool is_continuation_keyword(std::string_view word);
+
+// Restores the operation named in diagnostics when an operation's parse ends.
+class OperationNameScope {
+public:
+    OperationNameScope(std::string& slot, std::string name) : slot_(slot), saved_(std::exchange(slot, std::move(name))) {}
+    ~OperationNameScope() { slot_ = std::move(saved_); }
+    OperationNameScope(const OperationNameScope&) = delete;
+    OperationNameScope& operator=(const OperationNameScope&) = delete;
+
+private:
+    std::string& slot_;
+    std::string saved_;
+};
+
+// How many results a list of result names binds (`%r:2, %s` binds three).
+std::size_t bound_count(const std::vector<ResultName>& names);
 
 // Drops empty positional groups, and the layout entirely when it is one plain list.
 void normalize_layout(std::vector<OperandGroup>& layout);

@@ -260,6 +260,33 @@ TEST(GenericForm, PreserveKeepsTheGenericSpelling)
     EXPECT_TRUE(m == parse_clean(printed).module);
 }
 
+TEST(GenericForm, EveryCorpusOperationButASubscriptedLoadPrintsGenerically)
+{
+    for (const auto& path : testing::corpus_and_examples()) {
+        Module printed = parse_clean(print(parse_clean(testing::read_text(path)).module, Form::Generic)).module;
+        for (const auto& f : printed.functions)
+            walk(*f->body, [&](const Operation& op) {
+                if (op.name != "pto.vlds") {
+                    EXPECT_EQ(op.spelling.form, OpForm::Generic) << path << ": " << op.name;
+                }
+            });
+    }
+}
+
+TEST(GenericForm, TheVerifierSaysTheSameAboutBothSpellings)
+{
+    for (const auto& path : testing::corpus_and_examples()) {
+        Module custom = parse_clean(testing::read_text(path)).module;
+        Module generic = parse_clean(print(custom, Form::Generic)).module;
+        for (profile::Target target : {profile::Target::Cpu, profile::Target::A2A3, profile::Target::A5}) {
+            std::vector<std::string> from_custom, from_generic;
+            for (const Diagnostic& d : verify(custom, target)) from_custom.push_back(d.code + " " + d.message);
+            for (const Diagnostic& d : verify(generic, target)) from_generic.push_back(d.code + " " + d.message);
+            EXPECT_EQ(from_custom, from_generic) << path;
+        }
+    }
+}
+
 // ---- diagnostics --------------------------------------------------------------------------------
 
 struct BadGeneric {

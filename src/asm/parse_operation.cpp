@@ -370,7 +370,8 @@ bool Parser::parse_signature(Operation& op, std::vector<Type>& operand_types, st
 }
 
 // Moves a tile instruction's destinations behind its inputs: the first operand in PTO assembly,
-// the last in SSA form, or as many as an `operandSegmentSizes = array<i32: inputs, outputs>` says.
+// the last in SSA form, or as many as an `operandSegmentSizes = array<i32: inputs, outputs>` says;
+// in generic form the trailing ones, and that attribute splits any operation's operands.
 bool Parser::split_outputs(Operation& op, WrittenOperands& written, std::vector<Type>& types, bool has_results)
 {
     std::size_t total = written.values.size();

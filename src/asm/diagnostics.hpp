@@ -30,6 +30,7 @@ inline constexpr std::string_view kDuplicateValue = "PARSE_DUPLICATE_VALUE";
 inline constexpr std::string_view kDuplicateSymbol = "PARSE_DUPLICATE_SYMBOL";
 inline constexpr std::string_view kDuplicateBlock = "PARSE_DUPLICATE_BLOCK";
 inline constexpr std::string_view kResultCount = "PARSE_RESULT_COUNT";
+inline constexpr std::string_view kTypeCount = "PARSE_TYPE_COUNT";
 inline constexpr std::string_view kTooDeep = "PARSE_TOO_DEEP";
 inline constexpr std::string_view kTooManyErrors = "PARSE_TOO_MANY_ERRORS";
 inline constexpr std::string_view kInputTooLarge = "PARSE_INPUT_TOO_LARGE";

@@ -45,6 +45,7 @@ enum class OpForm : uint8_t {
     Asm,  // PTO assembly: no dialect prefix (`tadd %d, %a, %b`, `%d = tgather %s, %i`, `return`)
     SSA,  // dialect-qualified with positional operands (`%d = pto.tadd %a, %b : (...) -> ...`)
     DPS,  // destination-passing (`pto.tadd ins(%a, %b : ...) outs(%d : ...)`)
+    Generic,  // MLIR's generic form (`%d = "pto.tadd"(%a, %b) : (A, B) -> D`), any operation
 };
 
 enum class SigStyle : uint8_t {
@@ -124,6 +125,9 @@ public:
     std::span<const Type> output_types() const;  // the written types of the outputs (may be short)
     Value* result(std::size_t i) const { return i < results.size() ? results[i].get() : nullptr; }
     const Attribute* attribute(std::string_view attr_name) const { return find_attribute(attributes, attr_name); }
+    // The type operand `i` is known to have: its value's, else the one written for it when the
+    // source wrote one per operand; none otherwise.
+    Type known_operand_type(std::size_t i) const;
 
     std::string_view dialect() const;   // "pto"
     std::string_view mnemonic() const;  // "tadd", "tmatmul.acc"
@@ -179,7 +183,8 @@ public:
 // Exact structural equality: same operations, values, types and attributes, and the same spelling.
 bool operator==(const Module& a, const Module& b);
 // Structural equality ignoring presentation (op form, signature style, attribute placement, type
-// spelling, alias names): what a round trip through another form must preserve.
+// spelling, alias names, the label of an entry block, and which operand types were written where
+// the operand's value carries its type): what a round trip through another form must preserve.
 bool equivalent(const Module& a, const Module& b);
 // A description of the first difference, or nothing when the modules are equal (`exact`) or
 // equivalent (otherwise). For test failures and tools.

@@ -270,6 +270,18 @@ bool Parser::parse_dense_array(const Token& token, Attribute& out)
     });
 }
 
+bool Parser::parse_attribute_name(std::string& out)
+{
+    if (at(TokenKind::BareIdentifier)) {
+        out = std::string(take().spelling);
+    } else if (at(TokenKind::String)) {
+        out = unescape_string_literal(take().spelling);
+    } else {
+        return unexpected("an attribute name");
+    }
+    return true;
+}
+
 bool Parser::parse_attribute_dict(std::vector<NamedAttribute>& out)
 {
     Nesting nesting(*this, tok().loc);
@@ -279,13 +291,7 @@ bool Parser::parse_attribute_dict(std::vector<NamedAttribute>& out)
     while (true) {
         std::string name;
         SourceLocation loc = tok().loc;
-        if (at(TokenKind::BareIdentifier)) {
-            name = std::string(take().spelling);
-        } else if (at(TokenKind::String)) {
-            name = unescape_string_literal(take().spelling);
-        } else {
-            return unexpected("an attribute name");
-        }
+        if (!parse_attribute_name(name)) return false;
         Attribute value;
         if (accept(TokenKind::Equal) && !parse_attribute(value)) return false;
         if (find_attribute(out, name))

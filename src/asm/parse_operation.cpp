@@ -3,24 +3,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "asm/generic_form.hpp"
 #include "asm/parser_impl.hpp"
 
 namespace pto::as::detail {
-
-namespace {
-
-// Restores the operation named in diagnostics when an operation's parse ends.
-class OperationNameScope {
-public:
-    OperationNameScope(std::string& slot, std::string name) : slot_(slot), saved_(std::exchange(slot, std::move(name))) {}
-    ~OperationNameScope() { slot_ = std::move(saved_); }
-    OperationNameScope(const OperationNameScope&) = delete;
-    OperationNameScope& operator=(const OperationNameScope&) = delete;
-
-private:
-    std::string& slot_;
-    std::string saved_;
-};
 
 std::size_t bound_count(const std::vector<ResultName>& names)
 {
@@ -29,21 +15,14 @@ std::size_t bound_count(const std::vector<ResultName>& names)
     return total;
 }
 
-void drop_empty_groups(std::vector<OperandGroup>& layout)
+// A plain comma-separated list of values needs no layout.
+void normalize_layout(std::vector<OperandGroup>& layout)
 {
     layout.erase(std::remove_if(layout.begin(), layout.end(),
                                 [](const OperandGroup& g) { return g.style == GroupStyle::Positional && g.items.empty(); }),
                  layout.end());
-}
-
-// A plain comma-separated list of values needs no layout.
-void normalize_layout(std::vector<OperandGroup>& layout)
-{
-    drop_empty_groups(layout);
     if (layout.size() == 1 && layout[0].style == GroupStyle::Positional) layout.clear();
 }
-
-}  // namespace
 
 bool Parser::parse_operation(Block& block)
 {
@@ -54,13 +33,14 @@ bool Parser::parse_operation(Block& block)
         poison(names);
         return false;
     }
-    if (!at(TokenKind::BareIdentifier)) {
-        bool ok = at(TokenKind::String)
-                      ? error(codes::kUnexpectedToken, tok().loc, "the generic operation form is not supported",
-                              "an operation name such as pto.tadd", tok().describe())
-                      : unexpected("an operation name");
+    if (at(TokenKind::String)) {
+        if (parse_generic_operation(block, names)) return true;
         poison(names);
-        return ok;
+        return false;
+    }
+    if (!at(TokenKind::BareIdentifier)) {
+        poison(names);
+        return unexpected("an operation name");
     }
     Token name = take();
     std::string word(name.spelling);
@@ -390,23 +370,26 @@ bool Parser::parse_signature(Operation& op, std::vector<Type>& operand_types, st
 }
 
 // Moves a tile instruction's destinations behind its inputs: the first operand in PTO assembly,
-// the last in SSA form, or as many as an `operandSegmentSizes = array<i32: inputs, outputs>` says.
+// the last in SSA form, or as many as an `operandSegmentSizes = array<i32: inputs, outputs>` says;
+// in generic form the trailing ones, and that attribute splits any operation's operands.
 bool Parser::split_outputs(Operation& op, WrittenOperands& written, std::vector<Type>& types, bool has_results)
 {
     std::size_t total = written.values.size();
     std::size_t outputs = 0;
-    if (is_tile_instruction(op.name)) {
-        auto segments = std::find_if(op.attributes.begin(), op.attributes.end(),
-                                     [](const NamedAttribute& a) { return a.name == "operandSegmentSizes"; });
+    bool tile = is_tile_instruction(op.name);
+    auto segments = std::find_if(op.attributes.begin(), op.attributes.end(),
+                                 [](const NamedAttribute& a) { return is_segment_sizes(a.name); });
+    bool split_any_op = op.spelling.form == OpForm::Generic && segments != op.attributes.end() &&
+                        splits_inputs_and_outputs(segments->value, total);
+    if (tile || split_any_op) {
         if (segments != op.attributes.end()) {
-            const Attribute& sizes = segments->value;
-            const auto& v = sizes.dense_values();
-            if (!sizes.is(Attribute::Kind::DenseArray) || v.size() != 2 || v[0] < 0 || v[1] < 0 ||
-                static_cast<std::size_t>(v[0] + v[1]) != total)
+            if (!splits_inputs_and_outputs(segments->value, total))
                 return error(codes::kBadAttribute, op.loc, "malformed operandSegmentSizes",
                              "array<i32: inputs, outputs> adding up to " + std::to_string(total), "another value");
-            outputs = static_cast<std::size_t>(v[1]);
+            outputs = static_cast<std::size_t>(segments->value.dense_values()[1]);
             op.attributes.erase(segments);
+        } else if (op.spelling.form == OpForm::Generic) {
+            outputs = generic_output_count(op.name, total, has_results);
         } else {
             outputs = implied_output_count(op.spelling.form, has_results, written.layout);
         }

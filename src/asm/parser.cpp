@@ -156,9 +156,7 @@ bool Parser::parse_value_use(Value*& out)
 
 void Parser::define_results(Operation& op, const std::vector<ResultName>& names, const std::vector<Type>& types)
 {
-    std::size_t total = 0;
-    for (const ResultName& n : names) total += n.count();
-    bool typed = types.size() == total;
+    bool typed = types.size() == bound_count(names);
     unsigned number = 0;
     auto make = [&](const ResultName& n, int group_index) {
         auto value = std::make_unique<Value>();
@@ -195,7 +193,7 @@ void Parser::parse_file()
             parse_type_alias();
         } else if (at(TokenKind::HashIdentifier) && !tok().has_body && tok(1).is(TokenKind::Equal)) {
             parse_attribute_alias();
-        } else if (at_keyword("module")) {
+        } else if (at_keyword("module") || is_generic_item("builtin.module")) {
             if (seen_module || !module_.functions.empty()) {
                 error(codes::kUnexpectedToken, tok().loc, "a second top-level module",
                       "a single module or functions at the top level", tok().describe());
@@ -203,15 +201,21 @@ void Parser::parse_file()
                 continue;
             }
             seen_module = true;
-            parse_module();
-        } else if (at_keyword("func.func")) {
+            if (at(TokenKind::String))
+                parse_generic_module();
+            else
+                parse_module();
+        } else if (at_keyword("func.func") || is_generic_item("func.func")) {
             if (seen_module) {
                 error(codes::kUnexpectedToken, tok().loc, "a function after the module",
                       "functions inside the module", tok().describe());
                 skip_to_top_level_item();
                 continue;
             }
-            parse_function();
+            if (at(TokenKind::String))
+                parse_generic_function();
+            else
+                parse_function();
         } else {
             unexpected("`module`, `func.func` or an alias definition");
             skip_to_top_level_item();
@@ -225,7 +229,8 @@ void Parser::skip_to_top_level_item()
     while (!stopped() && !at(TokenKind::EndOfFile)) {
         const Token& t = tok();
         if (t.starts_line &&
-            (t.is_keyword("module") || t.is_keyword("func.func") ||
+            (t.is_keyword("module") || t.is_keyword("func.func") || is_generic_item("builtin.module") ||
+             is_generic_item("func.func") ||
              ((t.is(TokenKind::BangIdentifier) || t.is(TokenKind::HashIdentifier)) && tok(1).is(TokenKind::Equal))))
             break;
         take();
@@ -290,9 +295,14 @@ void Parser::parse_module()
             parse_function();
             continue;
         }
+        if (is_generic_item("func.func")) {
+            parse_generic_function();
+            continue;
+        }
         unexpected("`func.func` or '}'");
         take();
-        while (!stopped() && !at(TokenKind::EndOfFile) && !(tok().starts_line && at_keyword("func.func")) &&
+        while (!stopped() && !at(TokenKind::EndOfFile) &&
+               !(tok().starts_line && (at_keyword("func.func") || is_generic_item("func.func"))) &&
                !(tok().starts_line && at(TokenKind::RBrace)))
             take();
     }
@@ -466,7 +476,7 @@ bool Parser::is_statement_start(bool& strong)
         strong = next.is(TokenKind::Equal) || next.is(TokenKind::Comma) || next.is(TokenKind::Colon);
         return strong;
     }
-    if (t.is(TokenKind::BlockLabel)) {
+    if (t.is(TokenKind::BlockLabel) || (t.is(TokenKind::String) && tok(1).is(TokenKind::LParen))) {
         strong = true;
         return true;
     }

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "asm/diagnostics.hpp"
@@ -49,6 +50,21 @@ struct EntryArgument {
     std::string name;
     Type type;
     SourceLocation loc;
+};
+
+// What MLIR's generic form writes around an operation's regions:
+//   "name"(operands) <{properties}> (regions) {attributes} : (operand types) -> result types
+struct GenericParts {
+    std::string name;
+    SourceLocation loc;
+    std::vector<Value*> operands;
+    std::vector<NamedAttribute> attributes;  // properties and attributes together, in written order
+    std::vector<SourceLocation> attribute_locs;
+    bool has_function_type = false;  // `function_type = (A) -> R` of func.func, kept apart
+    std::vector<Type> function_inputs, function_results;
+    std::vector<Type> operand_types, result_types;
+    SourceLocation signature_loc;
+    SourceLocation attribute_loc(std::string_view attribute_name) const;
 };
 
 // Operands of a positional or `ins(...)` list as written: values plus their grouping.
@@ -151,6 +167,18 @@ public:
     bool parse_trailing_attributes(Operation& op);
     bool parse_integer_literal(int64_t& out);
 
+    // ---- MLIR's generic operation form (parse_generic_form.cpp) ------------------------------
+    bool parse_generic_operation(Block& block, const std::vector<ResultName>& names);
+    void parse_generic_function();
+    void parse_generic_module();
+    // The parts of a generic operation; `region` parses each `{...}` of its region list.
+    template <typename ParseRegion>
+    bool parse_generic_parts(GenericParts& parts, ParseRegion&& region);
+    bool parse_generic_dictionary(GenericParts& parts, bool properties);
+    bool parse_generic_region(Region& region);
+    bool build_operand_segments(Operation& op, const GenericParts& parts);
+    bool is_generic_item(std::string_view op_name);  // at `"op_name"` starting a top-level item
+
     // ---- types (parse_type.cpp) --------------------------------------------------------------
     bool parse_type(Type& out);
     bool parse_type_list(std::vector<Type>& out);         // A, B, C (at least one)
@@ -167,6 +195,7 @@ public:
     // ---- attributes (parse_attribute.cpp) ----------------------------------------------------
     bool parse_attribute(Attribute& out, bool allow_typed = true);
     bool parse_attribute_dict(std::vector<NamedAttribute>& out);
+    bool parse_attribute_name(std::string& out);  // bare or quoted
     bool parse_number_attribute(Attribute& out, bool allow_typed);
     bool parse_dense_array(const Token& token, Attribute& out);
     bool starts_attribute(const Token& token) const;
@@ -187,6 +216,25 @@ public:
 // Identifiers that continue a statement when they begin a line (`outs(...)` under `ins(...)`,
 // `} do {`, `valid_col = %c`), so they never start a new statement.
 bool is_continuation_keyword(std::string_view word);
+
+// Restores the operation named in diagnostics when an operation's parse ends.
+class OperationNameScope {
+public:
+    OperationNameScope(std::string& slot, std::string name) : slot_(slot), saved_(std::exchange(slot, std::move(name))) {}
+    ~OperationNameScope() { slot_ = std::move(saved_); }
+    OperationNameScope(const OperationNameScope&) = delete;
+    OperationNameScope& operator=(const OperationNameScope&) = delete;
+
+private:
+    std::string& slot_;
+    std::string saved_;
+};
+
+// How many results a list of result names binds (`%r:2, %s` binds three).
+std::size_t bound_count(const std::vector<ResultName>& names);
+
+// Drops empty positional groups, and the layout entirely when it is one plain list.
+void normalize_layout(std::vector<OperandGroup>& layout);
 
 // `text` without surrounding whitespace.
 std::string_view trim(std::string_view text);

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "asm/generic_form.hpp"
 #include "asm/lexer.hpp"
 
 namespace pto::as {
@@ -273,6 +274,10 @@ public:
             out_ += "\n";
         }
         if (!m.type_aliases.empty()) out_ += "\n";
+        if (form_ == Form::Generic) {
+            generic_module(m);
+            return std::move(out_);
+        }
         if (m.explicit_module) {
             out_ += "module";
             if (!m.name.empty()) out_ += " " + symbol_text(m.name);
@@ -283,10 +288,7 @@ public:
             out_ += " {\n";
             ++indent_;
         }
-        for (std::size_t i = 0; i < m.functions.size(); ++i) {
-            if (i) out_ += "\n";
-            function(*m.functions[i]);
-        }
+        functions(m);
         if (m.explicit_module) {
             --indent_;
             out_ += "}\n";
@@ -295,6 +297,14 @@ public:
     }
 
 private:
+    void functions(const Module& m)
+    {
+        for (std::size_t i = 0; i < m.functions.size(); ++i) {
+            if (i) out_ += "\n";
+            function(*m.functions[i]);
+        }
+    }
+
     void indent() { out_.append(static_cast<std::size_t>(indent_) * 2, ' '); }
 
     void type(const Type& t) { append_type(out_, t); }
@@ -342,6 +352,10 @@ private:
 
     void function(const Function& f)
     {
+        if (form_ == Form::Generic) {
+            generic_function(f);
+            return;
+        }
         indent();
         out_ += "func.func ";
         if (!f.visibility.empty()) out_ += f.visibility + " ";
@@ -381,9 +395,11 @@ private:
         ++indent_;
         for (std::size_t b = 0; b < r.blocks.size(); ++b) {
             const Block& block = *r.blocks[b];
-            if (!block.label.empty()) {
+            // An entry block whose arguments no parent declares needs a label to carry them.
+            bool undeclared_arguments = b == 0 && !entry_args_declared && !block.arguments.empty();
+            if (!block.label.empty() || undeclared_arguments) {
                 out_.append(static_cast<std::size_t>(indent_ - 1) * 2, ' ');
-                out_ += "^" + block.label;
+                out_ += "^" + (block.label.empty() ? std::string("bb0") : block.label);
                 if (!block.arguments.empty() && !(b == 0 && entry_args_declared)) {
                     out_ += "(";
                     for (std::size_t i = 0; i < block.arguments.size(); ++i) {
@@ -425,7 +441,12 @@ private:
     {
         const std::string& n = op.name;
         OpForm used = op.spelling.form;
-        if (n == "func.call") {
+        bool generic_wanted = form_ == Form::Generic ||
+                              (used == OpForm::Generic && (form_ == Form::Preserve || !has_custom_spelling(op)));
+        if (generic_wanted && has_generic_spelling(op)) {
+            generic_operation(op);
+            used = OpForm::Generic;
+        } else if (n == "func.call") {
             call(op);
         } else if (n == "scf.for") {
             for_loop(op);
@@ -451,7 +472,7 @@ private:
     OpForm choose_form(const Operation& op) const
     {
         OpForm spelled = op.spelling.form;
-        if (form_ == Form::Preserve) return spelled;
+        if (form_ == Form::Preserve || form_ == Form::Generic) return spelled;
         if (op.name == "func.return") return OpForm::Asm;  // MLIR's own short `return`
         if (op.name.rfind("pto.", 0) != 0 || has_fixed_spelling(op.name)) return OpForm::SSA;
         OpForm target = form_ == Form::Asm ? OpForm::Asm : form_ == Form::SSA ? OpForm::SSA : OpForm::DPS;
@@ -764,9 +785,12 @@ private:
             out_ += " ";
             values(std::span<Value* const>(op.operands).subspan(1));
         }
-        if (!op.operand_types.empty()) {
+        // The types follow the forwarded values; a full list (generic form) also types the condition.
+        std::span<const Type> types = op.operand_types;
+        if (types.size() == op.operands.size()) types = types.subspan(1);
+        if (!types.empty()) {
             out_ += " : ";
-            type_list(op.operand_types);
+            type_list(types);
         }
     }
 
@@ -793,6 +817,205 @@ private:
         out_ += op.name + " ";
         region(*op.regions.at(0), false);
         attributes(op.attributes);
+    }
+
+    // ---- MLIR's generic form ------------------------------------------------------------------
+
+    // Whether an operation read in generic form has the shape its custom syntax can express: a
+    // known dialect, the attributes and regions that syntax prints, and the types it implies.
+    static bool has_custom_spelling(const Operation& op)
+    {
+        const std::string& n = op.name;
+        if (!has_dialect_prefix(n)) return false;  // `"foo.bar"` would read back as pto.foo.bar
+        if (!is_bare_identifier(n)) return false;  // only the quoted name can carry other characters
+        auto only_attribute = [&](std::string_view name) {
+            return op.attributes.size() == 1 && op.attributes[0].name == name;
+        };
+        auto result_is = [&](const Type& t) { return op.results.size() == 1 && op.results[0]->type == t; };
+        if (n == "arith.constant") {
+            const Attribute* value = op.attribute("value");
+            if (!value || !only_attribute("value") || !op.operands.empty()) return false;
+            return value->is(Attribute::Kind::Bool) ? result_is(Type::integer(1)) : result_is(value->type());
+        }
+        if (n == "arith.cmpi" || n == "arith.cmpf")
+            return only_attribute("predicate") && !op.operand_types.empty() && result_is(Type::integer(1)) && op.regions.empty();
+        if (n == "func.call")
+            return only_attribute("callee") && op.attribute("callee")->is(Attribute::Kind::Symbol) && op.regions.empty();
+        if (n == "scf.for") {
+            if (op.operands.size() < 3 || op.regions.size() != 1 || op.regions[0]->blocks.empty()) return false;
+            const Block& entry = *op.regions[0]->blocks[0];
+            if (entry.arguments.size() != op.operands.size() - 2 || op.results.size() != op.operands.size() - 3) return false;
+            for (std::size_t i = 0; i < op.results.size(); ++i)
+                if (!(op.results[i]->type == entry.arguments[i + 1]->type)) return false;
+            return true;
+        }
+        if (n == "scf.if") return op.operands.size() == 1 && (op.regions.size() == 1 || op.regions.size() == 2);
+        if (n == "scf.while")
+            return op.regions.size() == 2 && !op.regions[0]->blocks.empty() &&
+                   op.regions[0]->blocks[0]->arguments.size() == op.operands.size() && op.regions[1]->blocks.size() > 0;
+        if (n == "scf.condition") return !op.operands.empty() && op.regions.empty();
+        if (n.rfind("pto.section.", 0) == 0) return op.regions.size() == 1 && op.operands.empty() && op.results.empty();
+        return op.regions.empty();  // the positional and DPS syntax have no regions
+    }
+
+    // Whether the generic form can say everything the IR holds about `op`'s operand groups and
+    // positional attributes (generic_form.hpp names them).
+    static bool has_generic_spelling(const Operation& op)
+    {
+        std::span<const std::string_view> names = argument_names(op.name);
+        if (op.arguments.size() > names.size()) return false;
+        for (std::size_t i = 0; i < op.arguments.size(); ++i)
+            if (op.attribute(names[i])) return false;
+        std::span<const OperandSegment> segments = operand_segments(op.name);
+        if (!segments.empty() && op.num_outputs > 0) return false;
+        // An attribute the parser would read as operand segments cannot stay an attribute.
+        bool segmented = is_tile_instruction(op.name) || !segments.empty();
+        for (const NamedAttribute& a : op.attributes)
+            if (is_segment_sizes(a.name) && (segmented || splits_inputs_and_outputs(a.value, op.operands.size())))
+                return false;
+        if (op.input_layout.empty()) return true;
+        std::size_t next = 0;
+        for (const OperandGroup& g : op.input_layout) {
+            while (next < segments.size() && !(segments[next].style == g.style && segments[next].keyword == g.keyword)) ++next;
+            if (next == segments.size() || g.items.empty()) return false;
+            const OperandSegment& segment = segments[next++];
+            std::size_t literals = g.items.size() - g.operand_count();
+            bool fits = segment.literals ? literals == g.items.size() && !op.attribute(segment.keyword) : literals == 0;
+            if (!fits) return false;
+        }
+        return true;
+    }
+
+    // `operandSegmentSizes` (inputs and destinations of a tile instruction, or the operand
+    // segments of a keyword-operand operation) and the literal segments' attributes.
+    static void add_segment_properties(const Operation& op, std::vector<NamedAttribute>& properties)
+    {
+        auto sizes = [&](std::vector<int64_t> counts) {
+            properties.push_back({std::string(kSegmentSizes), Attribute::dense_array(Type::integer(32), std::move(counts))});
+        };
+        if (operand_segments(op.name).empty()) {
+            if (op.num_outputs > 0 || (is_tile_instruction(op.name) && op.results.empty()))
+                sizes({static_cast<int64_t>(op.operands.size() - op.num_outputs), static_cast<int64_t>(op.num_outputs)});
+            return;
+        }
+        if (op.input_layout.empty()) return;
+        std::vector<int64_t> counts;
+        std::size_t next = 0;
+        for (const OperandSegment& segment : operand_segments(op.name)) {
+            const OperandGroup* group = nullptr;
+            if (next < op.input_layout.size() && op.input_layout[next].style == segment.style &&
+                op.input_layout[next].keyword == segment.keyword)
+                group = &op.input_layout[next++];
+            if (!segment.literals) {
+                counts.push_back(group ? static_cast<int64_t>(group->items.size()) : 0);
+            } else if (group) {
+                std::vector<int64_t> literals;
+                for (const OperandItem& item : group->items) literals.push_back(item.value);
+                properties.push_back({std::string(segment.keyword), Attribute::dense_array(Type::integer(64), std::move(literals))});
+            }
+        }
+        sizes(std::move(counts));
+    }
+
+    // %r = "name"(operands) <{properties}> (regions) {attributes} : (operand types) -> result types
+    void generic_operation(const Operation& op)
+    {
+        results(op);
+        out_ += quote_string(op.name) + "(";
+        values(op.operands);
+        out_ += ")";
+        std::vector<NamedAttribute> properties, discardable;
+        for (const NamedAttribute& a : op.attributes) (is_discardable_attribute(a.name) ? discardable : properties).push_back(a);
+        std::span<const std::string_view> names = argument_names(op.name);
+        for (std::size_t i = 0; i < op.arguments.size(); ++i) properties.push_back({std::string(names[i]), op.arguments[i]});
+        add_segment_properties(op, properties);
+        if (!properties.empty()) {
+            out_ += " <";
+            append_dictionary(out_, properties);
+            out_ += ">";
+        }
+        if (!op.regions.empty()) {
+            out_ += " (";
+            for (std::size_t i = 0; i < op.regions.size(); ++i) {
+                if (i) out_ += ", ";
+                region(*op.regions[i], /*entry_args_declared=*/false);
+            }
+            out_ += ")";
+        }
+        if (!discardable.empty()) {
+            out_ += " ";
+            append_dictionary(out_, discardable);
+        }
+        out_ += " : (";
+        // The types as written when the source gave one per operand, else as the values know them.
+        bool written = op.operand_types.size() == op.operands.size();
+        for (std::size_t i = 0; i < op.operands.size(); ++i) {
+            if (i) out_ += ", ";
+            type(written ? op.operand_types[i] : op.known_operand_type(i));
+        }
+        out_ += ") -> ";
+        result_types(op);
+    }
+
+    // "func.func"() <{function_type = ..., sym_name = "f"}> ({ ^bb0(%a: A): ... }) {...} : () -> ()
+    void generic_function(const Function& f)
+    {
+        indent();
+        out_ += "\"func.func\"() <{";
+        std::vector<const Value*> args = f.arguments();
+        if (!f.argument_attributes.empty()) {
+            out_ += "arg_attrs = [";
+            for (std::size_t i = 0; i < args.size(); ++i) {
+                if (i) out_ += ", ";
+                append_dictionary(out_, i < f.argument_attributes.size() ? f.argument_attributes[i]
+                                                                         : std::vector<NamedAttribute>());
+            }
+            out_ += "], ";
+        }
+        out_ += "function_type = (";
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (i) out_ += ", ";
+            type(args[i]->type);
+        }
+        out_ += ") -> ";
+        if (f.result_types.size() == 1) {
+            type(f.result_types[0]);
+        } else {
+            out_ += "(";
+            type_list(f.result_types);
+            out_ += ")";
+        }
+        out_ += ", sym_name = " + quote_string(f.name);
+        if (!f.visibility.empty()) out_ += ", sym_visibility = " + quote_string(f.visibility);
+        out_ += "}> (";
+        if (f.body) region(*f.body, /*entry_args_declared=*/false);
+        out_ += ")";
+        if (!f.attributes.empty()) {
+            out_ += " ";
+            append_dictionary(out_, f.attributes);
+        }
+        out_ += " : () -> ()\n";
+    }
+
+    // "builtin.module"() <{sym_name = "m"}> ({ functions }) {attributes} : () -> ()
+    void generic_module(const Module& m)
+    {
+        if (!m.explicit_module) {
+            functions(m);
+            return;
+        }
+        out_ += "\"builtin.module\"()";
+        if (!m.name.empty()) out_ += " <{sym_name = " + quote_string(m.name) + "}>";
+        out_ += " ({\n";
+        ++indent_;
+        functions(m);
+        --indent_;
+        out_ += "})";
+        if (!m.attributes.empty()) {
+            out_ += " ";
+            append_dictionary(out_, m.attributes);
+        }
+        out_ += " : () -> ()\n";
     }
 
     Form form_;

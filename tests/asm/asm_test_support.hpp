@@ -36,13 +36,30 @@ inline std::string read_text(const std::filesystem::path& path)
     return buffer.str();
 }
 
-// The corpus programs, sorted by name.
-inline std::vector<std::filesystem::path> corpus()
+// examples/pto, found the same way.
+inline std::filesystem::path example_directory()
+{
+    return program_directory().parent_path().parent_path().parent_path() / "examples" / "pto";
+}
+
+// The .pto files of `directory`, sorted by name.
+inline std::vector<std::filesystem::path> programs_in(const std::filesystem::path& directory)
 {
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(program_directory()))
+    for (const auto& entry : std::filesystem::directory_iterator(directory))
         if (entry.path().extension() == ".pto") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
+    return files;
+}
+
+// The corpus programs, sorted by name.
+inline std::vector<std::filesystem::path> corpus() { return programs_in(program_directory()); }
+
+// The corpus and the example programs.
+inline std::vector<std::filesystem::path> corpus_and_examples()
+{
+    std::vector<std::filesystem::path> files = corpus();
+    for (const auto& path : programs_in(example_directory())) files.push_back(path);
     return files;
 }
 

@@ -177,7 +177,7 @@ TEST(Diagnostics, StructuralMistakes)
     std::vector<Case> cases = {
         {"func.func @f() {\n  %r#1 = arith.constant 1 : i32\n  return\n}\n", "PARSE_UNEXPECTED_TOKEN", "bad.pto:2:3"},
         {"func.func @f() {\n  func.func @g() {\n  }\n  return\n}\n", "PARSE_UNEXPECTED_TOKEN", "bad.pto:2:3"},
-        {"func.func @f() {\n  \"arith.addi\"() : () -> ()\n  return\n}\n", "PARSE_UNEXPECTED_TOKEN", "bad.pto:2:3"},
+        {"func.func @f() {\n  \"func.func\"() : () -> ()\n  return\n}\n", "PARSE_UNEXPECTED_TOKEN", "bad.pto:2:3"},
         {"func.func @f(%a: i32) {\n^bb0(%b: i32):\n  return\n}\n", "PARSE_UNEXPECTED_TOKEN", "bad.pto:2:5"},
         {"func.func @f() {\n  return\n", "PARSE_UNEXPECTED_TOKEN", "bad.pto:3:1"},
         {"garbage here\nfunc.func @f() {\n  return\n}\n", "PARSE_UNEXPECTED_TOKEN", "bad.pto:1:1"},

@@ -58,7 +58,7 @@ TEST(Robustness, MutatedCorpusNeverCrashesAndAlwaysExplains)
             continue;
         }
         ++parsed;
-        for (Form form : {Form::Preserve, Form::Asm, Form::SSA, Form::DPS}) {
+        for (Form form : {Form::Preserve, Form::Asm, Form::SSA, Form::DPS, Form::Generic}) {
             std::string printed = print(result.module, form);
             ParseResult again = parse(printed, "printed.pto");
             ASSERT_TRUE(again.ok()) << "iteration " << i << "\n" << diagnostics_text(again.diagnostics) << "input:\n"

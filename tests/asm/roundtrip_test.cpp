@@ -1,4 +1,4 @@
-// text -> IR -> text -> IR over the corpus in tests/asm/programs, for every output form.
+// text -> IR -> text -> IR over the corpus in tests/asm/programs and examples/pto, for every output form.
 #include <tuple>
 
 #include "asm_test_support.hpp"
@@ -7,6 +7,7 @@ namespace pto::as {
 namespace {
 
 using testing::corpus;
+using testing::corpus_and_examples;
 using testing::diagnostics_text;
 using testing::parse_clean;
 using testing::program_directory;
@@ -19,6 +20,7 @@ std::string form_name(Form form)
         case Form::Asm: return "Asm";
         case Form::SSA: return "SSA";
         case Form::DPS: return "DPS";
+        case Form::Generic: return "Generic";
     }
     return "?";
 }
@@ -60,10 +62,13 @@ TEST_P(CorpusRoundTrip, ParsePrintParseGivesEqualIR)
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, CorpusRoundTrip,
-                         ::testing::Combine(::testing::ValuesIn(corpus()),
-                                            ::testing::Values(Form::Preserve, Form::Asm, Form::SSA, Form::DPS)),
+                         ::testing::Combine(::testing::ValuesIn(corpus_and_examples()),
+                                            ::testing::Values(Form::Preserve, Form::Asm, Form::SSA, Form::DPS,
+                                                              Form::Generic)),
                          [](const auto& info) {
-                             return std::get<0>(info.param).stem().string() + "_" + form_name(std::get<1>(info.param));
+                             const std::filesystem::path& path = std::get<0>(info.param);
+                             std::string origin = path.parent_path().filename() == "pto" ? "example_" : "";
+                             return origin + path.stem().string() + "_" + form_name(std::get<1>(info.param));
                          });
 
 TEST(Corpus, CoversTheRequiredPrograms)
@@ -112,10 +117,10 @@ INSTANTIATE_TEST_SUITE_P(Programs, VectorAddForms, ::testing::Values("vector_add
 
 TEST(RoundTrip, ChainsOfFormsStayEquivalent)
 {
-    for (const auto& path : corpus()) {
+    for (const auto& path : corpus_and_examples()) {
         Module original = parse_clean(read_text(path), path.filename().string()).module;
         Module current = parse(print(original, Form::Asm), "a.pto").module;
-        for (Form next : {Form::DPS, Form::SSA, Form::Asm, Form::Preserve, Form::DPS}) {
+        for (Form next : {Form::Generic, Form::DPS, Form::SSA, Form::Generic, Form::Asm, Form::Preserve, Form::DPS}) {
             ParseResult step = parse(print(current, next), "step.pto");
             ASSERT_TRUE(step.ok()) << path << diagnostics_text(step.diagnostics);
             current = std::move(step.module);

@@ -218,7 +218,7 @@ TEST_F(Cli, FmtPrintsAnEquivalentProgram)
     std::stringstream ss;
     ss << in.rdbuf();
     const ParseResult original = parse(ss.str(), source);
-    for (const char* form : {"ssa", "dps", "asm", "preserve"}) {
+    for (const char* form : {"ssa", "dps", "asm", "preserve", "generic"}) {
         const Outcome o = cli({"fmt", "--form", form, source});
         ASSERT_EQ(o.status, 0) << o.err;
         const ParseResult again = parse(o.out, "fmt.pto");
@@ -226,6 +226,8 @@ TEST_F(Cli, FmtPrintsAnEquivalentProgram)
         EXPECT_TRUE(equivalent(original.module, again.module)) << form;
     }
     EXPECT_NE(cli({"fmt", "--form", "dps", source}).out.find("pto.tadd ins("), std::string::npos);
+    EXPECT_NE(cli({"fmt", "--form", "generic", source}).out.find("\"pto.tadd\"(%a_tile, %b_tile, %c_tile) <{operandSegmentSizes"),
+              std::string::npos);
 }
 
 TEST_F(Cli, RunErrorCases)

@@ -102,3 +102,22 @@ TEST(Examples, FrontEndVectorAddInAllThreeForms)
 
 }  // namespace
 }  // namespace pto::as::testing
+
+namespace pto::as::testing {
+namespace {
+
+TEST(Examples, VectorAddInMlirGenericForm)
+{
+    const std::string path = std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/vector_add_generic.pto";
+    const ParseResult parsed = parse_ok(read_text(path), "vector_add_generic.pto");
+    const std::size_t n = 48;
+    auto a = random_vector<float>(n * 256, 31), b = random_vector<float>(n * 256, 32);
+    std::vector<float> c(n * 256, 0.0f);
+    const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", c), scalar_arg("n", double(n))},
+                            checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+}  // namespace
+}  // namespace pto::as::testing

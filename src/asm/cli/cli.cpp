@@ -205,7 +205,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     app.require_subcommand(1);
     const std::map<std::string, profile::Target> targets{{"cpu", profile::Target::Cpu}, {"a2a3", profile::Target::A2A3}, {"a5", profile::Target::A5}};
     const std::map<std::string, SyncChecking> syncs{{"auto", SyncChecking::Auto}, {"explicit", SyncChecking::Explicit}};
-    const std::map<std::string, Form> forms{{"preserve", Form::Preserve}, {"asm", Form::Asm}, {"ssa", Form::SSA}, {"dps", Form::DPS}};
+    const std::map<std::string, Form> forms{{"preserve", Form::Preserve}, {"asm", Form::Asm}, {"ssa", Form::SSA}, {"dps", Form::DPS}, {"generic", Form::Generic}};
 
     std::string program, entry;
     profile::Target target = profile::Target::Cpu;
@@ -233,7 +233,8 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
 
     CLI::App* fmt = app.add_subcommand("fmt", "print a program in one spelling");
     fmt->add_option("program", program, "the .pto file")->required();
-    fmt->add_option("--form", form, "tile instruction spelling")->transform(CLI::CheckedTransformer(forms));
+    fmt->add_option("--form", form, "tile instruction spelling (preserve, asm, ssa, dps), or generic: MLIR's generic form")
+        ->transform(CLI::CheckedTransformer(forms));
 
     try {
         app.parse(argc, argv);

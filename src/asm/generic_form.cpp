@@ -1,0 +1,66 @@
+#include "asm/generic_form.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "asm/op_table.hpp"
+
+namespace pto::as {
+
+namespace {
+
+using G = GroupStyle;
+
+constexpr std::array<OperandSegment, 3> kTensorView{{{G::Positional, ""}, {G::AssignList, "shape"}, {G::AssignList, "strides"}}};
+constexpr std::array<OperandSegment, 3> kPartitionView{{{G::Positional, ""}, {G::AssignList, "offsets"}, {G::AssignList, "sizes"}}};
+constexpr std::array<OperandSegment, 3> kAllocTile{{{G::Assign, "addr"}, {G::Assign, "valid_row"}, {G::Assign, "valid_col"}}};
+constexpr std::array<OperandSegment, 3> kSubset{{{G::Positional, ""}, {G::Subscript, ""}, {G::KeywordList, "sizes", true}}};
+
+constexpr std::array<std::string_view, 3> kFlagArguments{"src_pipe", "dst_pipe", "event_id"};
+constexpr std::array<std::string_view, 3> kEventArguments{"src_op", "dst_op", "event_id"};
+constexpr std::array<std::string_view, 1> kBarrierArguments{"pipe"};
+
+}  // namespace
+
+bool is_segment_sizes(std::string_view attribute_name)
+{
+    return attribute_name == kSegmentSizes || attribute_name == kSegmentSizesOld;
+}
+
+bool splits_inputs_and_outputs(const Attribute& sizes, std::size_t operand_count)
+{
+    const std::vector<int64_t>& v = sizes.dense_values();
+    return sizes.is(Attribute::Kind::DenseArray) && v.size() == 2 && v[0] >= 0 && v[1] >= 0 &&
+           static_cast<uint64_t>(v[0]) + static_cast<uint64_t>(v[1]) == operand_count;
+}
+
+std::span<const OperandSegment> operand_segments(std::string_view op_name)
+{
+    if (op_name == "pto.make_tensor_view") return kTensorView;
+    if (op_name == "pto.partition_view") return kPartitionView;
+    if (op_name == "pto.alloc_tile") return kAllocTile;
+    if (op_name == "pto.subset") return kSubset;
+    return {};
+}
+
+std::span<const std::string_view> argument_names(std::string_view op_name)
+{
+    if (op_name == "pto.set_flag" || op_name == "pto.wait_flag") return kFlagArguments;
+    if (op_name == "pto.record_event" || op_name == "pto.wait_event") return kEventArguments;
+    if (op_name == "pto.barrier" || op_name == "pto.pipe_barrier") return kBarrierArguments;
+    return {};
+}
+
+bool is_discardable_attribute(std::string_view attribute_name) { return attribute_name.find('.') != std::string_view::npos; }
+
+unsigned generic_output_count(std::string_view op_name, std::size_t operand_count, bool has_results)
+{
+    if (has_results || operand_count == 0) return 0;
+    const OpInfo* info = find_op(op_name);
+    if (!info) return 1;
+    for (unsigned outputs = info->min_dests; outputs <= info->max_dests; ++outputs)
+        if (operand_count >= outputs && operand_count - outputs <= info->max_inputs) return outputs;
+    return static_cast<unsigned>(std::min<std::size_t>(info->min_dests, operand_count));
+}
+
+}  // namespace pto::as

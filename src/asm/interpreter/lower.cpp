@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include <pto/engine/legality.hpp>
+
 #include "asm/interpreter/lowering.hpp"
+#include "asm/operand_descriptors.hpp"
 
 namespace pto::as::interp {
 
@@ -64,37 +67,15 @@ std::vector<GroupItem> Lowerer::group(const Operation& op, std::string_view keyw
     return out;
 }
 
-std::string Lowerer::enum_attr(const Operation& op, std::initializer_list<std::string_view> names)
-{
-    for (std::string_view n : names)
-        if (const Attribute* a = op.attribute(n)) {
-            std::string v = a->enum_value();
-            if (v.empty() && a->is(Attribute::Kind::Integer)) v = std::to_string(a->int_value());
-            std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-            return v;
-        }
-    return {};
-}
-
 engine::TileDesc Lowerer::tile_prototype(const Operation& op, const Type& type) const
 {
-    const TileType* t = type.dyn_cast<TileType>();
-    if (!t) fail(op, codes::kBadOperand, "operand is not a tile", "a !pto.tile_buf or !pto.tile type", "another type");
-    const auto dtype = type.element_dtype();
-    if (!dtype) fail(op, codes::kBadOperand, "tile element type has no engine equivalent");
-    engine::TileDesc d;
-    d.dtype = *dtype;
-    d.loc = t->loc.value_or(pto::TileType::Vec);
-    d.rows = int32_t(t->rows);
-    d.cols = int32_t(t->cols);
+    if (!type.is<TileType>()) fail(op, codes::kBadOperand, "operand is not a tile", "a !pto.tile_buf or !pto.tile type", "another type");
+    auto d = tile_descriptor(type);
+    if (!d) fail(op, codes::kBadOperand, "tile element type has no engine equivalent");
     // A valid extent given at run time starts as the capacity until set_validshape or alloc_tile says.
-    d.valid_rows = int32_t(t->valid_rows == kDynamic ? t->rows : t->valid_rows);
-    d.valid_cols = int32_t(t->valid_cols == kDynamic ? t->cols : t->valid_cols);
-    d.blayout = t->blayout.value_or(BLayout::RowMajor);
-    d.slayout = t->slayout.value_or(SLayout::NoneBox);
-    d.fractal_bytes = int32_t(t->fractal.value_or(TileConfig::fractalABSize));
-    d.pad = t->pad.value_or(PadValue::Null);
-    return d;
+    if (!engine::known(d->valid_rows)) d->valid_rows = d->rows;
+    if (!engine::known(d->valid_cols)) d->valid_cols = d->cols;
+    return *d;
 }
 
 Body* Lowerer::lower_block(const Block& block)

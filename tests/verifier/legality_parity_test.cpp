@@ -417,6 +417,24 @@ TEST(LegalityParity, ExampleAndTestProgramsDrawNoSeedInstructionFindings)
     EXPECT_GE(programs, 10);
 }
 
+// The run stops at the first broken rule; the verifier reports each, in the engine's order.
+TEST(LegalityParity, EveryBrokenRuleOfOneOperationIsReported)
+{
+    const Program p = tsort32(vec("i32", 4, 64, "4x40"), vec("i32", 4, 64), vec("i32", 4, 64));
+    ParseResult parsed = parse(p.text, "v.pto");
+    ASSERT_TRUE(parsed.ok()) << format_all(parsed.diagnostics);
+    const auto ds = verify(parsed.module, Target::Cpu);
+    std::vector<std::string> codes;
+    for (const auto& d : ds) codes.push_back(d.code);
+    EXPECT_EQ(codes, (std::vector<std::string>{"LEGAL_TSORT32_DTYPE", "LEGAL_TSORT32_INDEX_DTYPE", "LEGAL_TSORT32_COLS",
+                                               "LEGAL_TSORT32_DST_SHAPE"}))
+        << format_all(ds);
+    ASSERT_FALSE(ds.empty());
+    EXPECT_EQ(ds[0].format(), "v.pto:" + std::to_string(p.op_line) +
+                                  ":3: error[LEGAL_TSORT32_DTYPE]: TSORT32 src: sorts half or float values on cpu \xE2\x80\x94 "
+                                  "expected f16 or f32, got i32");
+}
+
 // A valid extent only the run knows skips the rules that read it; the run checks them.
 TEST(LegalityParity, RuntimeValidExtentsAreLeftToTheRun)
 {

@@ -271,8 +271,9 @@ void check_mgather(const profile::Profile& p, const TileDesc& dst, const GlobalD
 {
     const RuleCodes& codes = kGatherCodes;
     if (dst.loc == TileType::Mat) {
-        sink.report({codes.location, "", "dst", "a Mat (L1) destination takes its indices from a GM tensor, not a UB tile",
-                     "a GlobalTensor index", "a UB index tile", ""});
+        // The GM -> L1 form with the wrong index: its other rules do not apply.
+        return sink.report({codes.location, "", "dst", "a Mat (L1) destination takes its indices from a GM tensor, not a UB tile",
+                            "a GlobalTensor index", "a UB index tile", ""});
     }
     check_table_layout(codes, p, table, rules::gather_table_layout_ok(p, table.layout),
                        p.target == profile::Target::A5 ? "ND" : "ND or NZ", sink);

@@ -19,6 +19,23 @@ std::size_t OperandGroup::operand_count() const
     return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [](const OperandItem& i) { return !i.literal; }));
 }
 
+std::vector<GroupEntry> Operation::group(std::string_view keyword) const
+{
+    std::vector<GroupEntry> out;
+    std::size_t cursor = 0;
+    for (const OperandGroup& g : input_layout) {
+        const bool match = g.keyword == keyword && (!keyword.empty() || g.style == GroupStyle::Positional);
+        for (const OperandItem& item : g.items) {
+            GroupEntry entry;
+            if (item.literal) entry.literal = item.value;
+            else entry.value = operands[cursor++];
+            if (match) out.push_back(entry);
+        }
+        if (match) return out;
+    }
+    return out;
+}
+
 std::span<const Type> Operation::input_types() const
 {
     std::size_t count = std::min(operand_types.size(), operands.size() - num_outputs);

@@ -94,6 +94,12 @@ struct OperandGroup {
     friend bool operator==(const OperandGroup&, const OperandGroup&) = default;
 };
 
+// One element of an operand group (`shape = [%a, 4]`): an operand, or a literal when `value` is null.
+struct GroupEntry {
+    const Value* value = nullptr;
+    int64_t literal = 0;
+};
+
 class Operation {
 public:
     std::string name;  // always dialect-qualified: "pto.tadd", "arith.addi", "scf.for", "func.return"
@@ -124,6 +130,8 @@ public:
     std::span<const Type> output_types() const;  // the written types of the outputs (may be short)
     Value* result(std::size_t i) const { return i < results.size() ? results[i].get() : nullptr; }
     const Attribute* attribute(std::string_view attr_name) const { return find_attribute(attributes, attr_name); }
+    // The entries of the group `keyword` (of the positional group when empty); empty when there is none.
+    std::vector<GroupEntry> group(std::string_view keyword) const;
 
     std::string_view dialect() const;   // "pto"
     std::string_view mnemonic() const;  // "tadd", "tmatmul.acc"

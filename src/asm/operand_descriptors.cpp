@@ -11,6 +11,23 @@ static_assert(engine::kUnknownExtent == DYNAMIC);
 
 int32_t extent_of(int64_t written) { return written == kDynamic ? engine::kUnknownExtent : int32_t(written); }
 
+// A literal, or an operand defined by an integer arith.constant.
+std::optional<int64_t> constant_of(const GroupEntry& entry)
+{
+    if (!entry.value) return entry.literal;
+    const Operation* def = entry.value->defining_op;
+    const Attribute* value = def && def->name == "arith.constant" ? def->attribute("value") : nullptr;
+    if (!value || !value->is(Attribute::Kind::Integer)) return std::nullopt;
+    return value->int_value();
+}
+
+Type operand_type(const Operation& op, std::size_t i)
+{
+    const Value* v = op.operands[i];
+    if (!v->type.is_none()) return v->type;
+    return i < op.operand_types.size() ? op.operand_types[i] : Type{};
+}
+
 }  // namespace
 
 std::optional<engine::TileDesc> tile_descriptor(const Type& type)
@@ -53,6 +70,23 @@ std::optional<engine::GlobalDesc> view_descriptor(const Type& type)
     for (std::size_t k = 0; k < view->shape.size(); ++k) g.shape[lead + k] = extent_of(view->shape[k]);
     for (int64_t& stride : g.stride) stride = engine::kUnknownExtent;
     return g;
+}
+
+std::optional<engine::GlobalDesc> view_operand_descriptor(const Value* value, const Type& type)
+{
+    auto view = view_descriptor(type);
+    const Operation* def = value ? value->defining_op : nullptr;
+    while (view && def && def->name == "pto.partition_view" && !def->operands.empty()) {
+        view->layout = view_layout(operand_type(*def, 0));
+        def = def->operands[0]->defining_op;
+    }
+    if (!view || !def || def->name != "pto.make_tensor_view") return view;
+    const std::vector<GroupEntry> strides = def->group("strides");
+    if (strides.size() > 5) return view;
+    const std::size_t lead = 5 - strides.size();
+    for (std::size_t k = 0; k < strides.size(); ++k)
+        if (const auto stride = constant_of(strides[k])) view->stride[lead + k] = *stride;
+    return view;
 }
 
 }  // namespace pto::as

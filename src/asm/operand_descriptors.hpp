@@ -7,6 +7,7 @@
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
 
+#include "asm/ir.hpp"
 #include "asm/type.hpp"
 
 namespace pto::as {
@@ -22,5 +23,10 @@ Layout view_layout(const Type& type);
 // `?` engine::kUnknownExtent), strides unknown (the type does not carry them). Empty when `type` is not a
 // tensor view or its element type has no engine equivalent.
 std::optional<engine::GlobalDesc> view_descriptor(const Type& type);
+
+// The descriptor of a tensor view operand `value` of type `type`, with what the program states about it
+// beyond its type: a partition keeps the layout and strides of the view it partitions, and the strides
+// a pto.make_tensor_view gives as literals or index constants are known.
+std::optional<engine::GlobalDesc> view_operand_descriptor(const Value* value, const Type& type);
 
 }  // namespace pto::as

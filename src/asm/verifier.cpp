@@ -236,20 +236,6 @@ private:
         const Operation& op_;
     };
 
-    // A tensor view operand's descriptor; a partition keeps the layout of the view it partitions.
-    static std::optional<engine::GlobalDesc> view_operand(const Value* value, const Type& type)
-    {
-        auto view = view_descriptor(type);
-        const Operation* def = value ? value->defining_op : nullptr;
-        while (view && def && def->name == "pto.partition_view" && !def->operands.empty()) {
-            const Value* source = def->operands[0];
-            const Type source_type = source->type.is_none() && !def->operand_types.empty() ? def->operand_types[0] : source->type;
-            if (source_type.is<TensorViewType>()) view->layout = view_layout(source_type);
-            def = source->defining_op;
-        }
-        return view;
-    }
-
     // The five seed instructions: the engine's own operand checks, on descriptors built from the types.
     void check_engine_rules(const Operation& op, const OpInfo& info, const std::vector<Type>& in, const std::vector<Type>& out)
     {
@@ -294,15 +280,15 @@ private:
                 const auto dst = tile(out, 0);
                 const auto inputs = op.inputs();
                 if (!dst || in.size() < 2) return;
-                const auto table = view_operand(inputs[0], in[0]);
+                const auto table = view_operand_descriptor(inputs[0], in[0]);
                 if (!table) return;
                 const MgatherForm form = mgather_form(has_operand_kind(in[1], OperandKind::Tile), in.size());
                 if (form == MgatherForm::UbIndex) {
                     if (const auto idx = tile(in, 1)) engine::check_mgather(p, *dst, *table, *idx, coalesce_of(op, info), findings);
                     return;
                 }
-                const auto idx = view_operand(inputs[1], in[1]);
-                const auto scratch = form == MgatherForm::L1Scratch ? view_operand(inputs[2], in[2]) : std::nullopt;
+                const auto idx = view_operand_descriptor(inputs[1], in[1]);
+                const auto scratch = form == MgatherForm::L1Scratch ? view_operand_descriptor(inputs[2], in[2]) : std::nullopt;
                 if (!idx || (form == MgatherForm::L1Scratch && !scratch)) return;
                 engine::check_mgather_l1(p, *dst, *table, *idx, scratch ? &*scratch : nullptr, coalesce_of(op, info),
                                          gather_exec_of(op), findings);
@@ -311,7 +297,7 @@ private:
             case Instr::MSCATTER: {
                 const auto src = tile(in, 0), idx = tile(in, 1);
                 const Value* table_value = op.num_outputs > 0 ? op.outputs()[0] : op.results.empty() ? nullptr : op.results[0].get();
-                const auto table = out.empty() ? std::nullopt : view_operand(table_value, out[0]);
+                const auto table = out.empty() ? std::nullopt : view_operand_descriptor(table_value, out[0]);
                 if (src && idx && table)
                     engine::check_mscatter(p, *table, *src, *idx, coalesce_of(op, info), scatter_atomic_of(op), findings);
                 return;

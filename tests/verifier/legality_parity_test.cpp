@@ -68,13 +68,14 @@ Program program(const std::vector<Operand>& tiles, const std::string& op, const 
     return {text, line};
 }
 
-// A view `%v` of %p as `shape` (e.g. "16x16", constants %c<n>) with packed strides, and `%iv` of %q.
-std::string table_view(const std::string& dtype, int rows, int cols, const std::string& layout = {})
+// A view `%v` of %p, rows x cols, with packed strides unless `strides` says (e.g. "[32, 1]").
+std::string table_view(const std::string& dtype, int rows, int cols, const std::string& layout = {}, std::string strides = {})
 {
     const std::string r = "%c" + std::to_string(rows), c = "%c" + std::to_string(cols);
+    if (strides.empty()) strides = "[" + c + ", %c1]";
     const std::string type = "!pto.tensor_view<" + std::to_string(rows) + "x" + std::to_string(cols) + "x" + dtype +
                              (layout.empty() ? "" : ", #pto.layout<" + layout + ">") + ">";
-    return "%v = pto.make_tensor_view %p, shape = [" + r + ", " + c + "], strides = [" + c + ", %c1] : " + type;
+    return "%v = pto.make_tensor_view %p, shape = [" + r + ", " + c + "], strides = " + strides + " : " + type;
 }
 
 std::string view_type(const std::string& dtype, int rows, int cols, const std::string& layout = {})
@@ -341,6 +342,10 @@ TEST(LegalityParity, Mgather)
         {"NZ table of the wrong shape", Target::A2A3, mgather(table_view("f32", 16, 16, "nz"), view_type("f32", 16, 16, "nz"), vec("i32", 1, 16),
                                                               tile("vec", "f32", 16, 16, {}, "col_major", "row_major"), kRow),
          "LEGAL_MGATHER_NZ_SHAPE"},
+        {"padded table rows", Target::A5, mgather(table_view("f32", 64, 16, {}, "[32, 1]"), VT, Row, D, kRow), "LEGAL_MGATHER_TABLE_STRIDE"},
+        {"padded table rows", Target::A2A3, mgather(table_view("f32", 64, 16, {}, "[32, 1]"), VT, Row, D, kRow), ""},
+        {"table rows not contiguous", Target::Cpu, mgather(table_view("f32", 64, 16, {}, "[%c32, 2]"), VT, Row, D, kRow),
+         "LEGAL_MGATHER_TABLE_STRIDE"},
         {"GM -> L1 row", Target::A2A3, mgather_l1(Nz, 1, kRow), ""},
         {"GM -> L1 elem with scratch", Target::A5, mgather_l1(Nz, 16, kElem + ", exec = #pto<gather_exec simt>", 256), ""},
         {"GM -> L1 elem without scratch", Target::Cpu, mgather_l1(Nz, 16, kElem), "LEGAL_MGATHER_FORM"},

@@ -53,17 +53,8 @@ Type Lowerer::result_type(const Operation& op, std::size_t i) const
 std::vector<GroupItem> Lowerer::group(const Operation& op, std::string_view keyword) const
 {
     std::vector<GroupItem> out;
-    std::size_t cursor = 0;
-    for (const OperandGroup& g : op.input_layout) {
-        const bool match = g.keyword == keyword && (!keyword.empty() || g.style == GroupStyle::Positional);
-        for (const OperandItem& item : g.items) {
-            GroupItem gi;
-            if (item.literal) gi.literal = item.value;
-            else gi.slot = slot(op.operands[cursor++]);
-            if (match) out.push_back(gi);
-        }
-        if (match) return out;
-    }
+    for (const GroupEntry& entry : op.group(keyword))
+        out.push_back(entry.value ? GroupItem{slot(entry.value), 0} : GroupItem{-1, entry.literal});
     return out;
 }
 

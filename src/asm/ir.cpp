@@ -19,6 +19,12 @@ std::size_t OperandGroup::operand_count() const
     return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [](const OperandItem& i) { return !i.literal; }));
 }
 
+Type Operation::operand_type(std::size_t i) const
+{
+    if (!operands[i]->type.is_none()) return operands[i]->type;
+    return i < operand_types.size() ? operand_types[i] : Type{};
+}
+
 std::vector<GroupEntry> Operation::group(std::string_view keyword) const
 {
     std::vector<GroupEntry> out;

@@ -128,6 +128,8 @@ public:
     std::span<Value* const> outputs() const { return {operands.data() + operands.size() - num_outputs, num_outputs}; }
     std::span<const Type> input_types() const;   // the written types of the inputs (may be short)
     std::span<const Type> output_types() const;  // the written types of the outputs (may be short)
+    // Operand i's type: the value's own, else the one the signature wrote (none when neither says).
+    Type operand_type(std::size_t i) const;
     Value* result(std::size_t i) const { return i < results.size() ? results[i].get() : nullptr; }
     const Attribute* attribute(std::string_view attr_name) const { return find_attribute(attributes, attr_name); }
     // The entries of the group `keyword` (of the positional group when empty); empty when there is none.

@@ -21,13 +21,6 @@ std::optional<int64_t> constant_of(const GroupEntry& entry)
     return value->int_value();
 }
 
-Type operand_type(const Operation& op, std::size_t i)
-{
-    const Value* v = op.operands[i];
-    if (!v->type.is_none()) return v->type;
-    return i < op.operand_types.size() ? op.operand_types[i] : Type{};
-}
-
 }  // namespace
 
 std::optional<engine::TileDesc> tile_descriptor(const Type& type)
@@ -77,7 +70,7 @@ std::optional<engine::GlobalDesc> view_operand_descriptor(const Value* value, co
     auto view = view_descriptor(type);
     const Operation* def = value ? value->defining_op : nullptr;
     while (view && def && def->name == "pto.partition_view" && !def->operands.empty()) {
-        view->layout = view_layout(operand_type(*def, 0));
+        view->layout = view_layout(def->operand_type(0));
         def = def->operands[0]->defining_op;
     }
     if (!view || !def || def->name != "pto.make_tensor_view") return view;

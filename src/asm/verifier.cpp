@@ -59,13 +59,6 @@ private:
                     is_tile_instruction(op.name) ? isa_mnemonic(op.name) : op.name);
     }
 
-    Type operand_type(const Operation& op, std::size_t i) const
-    {
-        const Value* v = op.operands[i];
-        if (!v->type.is_none()) return v->type;
-        return i < op.operand_types.size() ? op.operand_types[i] : Type{};
-    }
-
     // `function` is set for a function body (its terminator is func.return), `parent` for a region of
     // an operation.
     void verify_region(const Region& region, std::unordered_set<const Value*> visible, const Function* function,
@@ -137,7 +130,7 @@ private:
             if ((op.name == "arith.cmpi" || op.name == "arith.cmpf") && !op.attribute("predicate"))
                 error(codes::kMissingAttribute, op, "missing attribute", "predicate", "none");
             for (std::size_t i = 0; i < n; ++i) {
-                const Type t = operand_type(op, i);
+                const Type t = op.operand_type(i);
                 if (!t.is_none() && !t.is_scalar()) error(codes::kOperandKind, op, "operand " + std::to_string(i) + " has the wrong kind", "a scalar", to_string(t));
             }
         }
@@ -167,7 +160,7 @@ private:
                   std::to_string(info.min_dests) + (info.min_dests == info.max_dests ? "" : ".." + std::to_string(info.max_dests)),
                   std::to_string(dests));
         std::vector<Type> in, out;
-        for (std::size_t i = 0; i < op.operands.size(); ++i) (i < inputs ? in : out).push_back(operand_type(op, i));
+        for (std::size_t i = 0; i < op.operands.size(); ++i) (i < inputs ? in : out).push_back(op.operand_type(i));
         for (const auto& r : op.results) out.push_back(r->type);
         // TASSIGN accepts either order of (tile, offset); its kinds are checked when it runs.
         if (*info.instr != engine::Instr::TASSIGN) {

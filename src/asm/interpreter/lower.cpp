@@ -38,12 +38,7 @@ int Lowerer::define(const Value* v)
     return s;
 }
 
-Type Lowerer::operand_type(const Operation& op, std::size_t i) const
-{
-    const Value* v = op.operands[i];
-    if (!v->type.is_none()) return v->type;
-    return i < op.operand_types.size() ? op.operand_types[i] : Type{};
-}
+Type Lowerer::operand_type(const Operation& op, std::size_t i) const { return op.operand_type(i); }
 
 Type Lowerer::result_type(const Operation& op, std::size_t i) const
 {

@@ -5,7 +5,7 @@ namespace pto::as {
 DiagnosticSink::DiagnosticSink(std::string file, std::size_t limit) : file_(std::move(file)), limit_(limit) {}
 
 void DiagnosticSink::error(std::string_view code, SourceLocation loc, std::string what, std::string expected,
-                           std::string actual, std::string instruction)
+                           std::string actual, std::string instruction, std::string operand)
 {
     if (saturated_) return;
     if (diagnostics_.size() >= limit_) {
@@ -22,6 +22,7 @@ void DiagnosticSink::error(std::string_view code, SourceLocation loc, std::strin
     Diagnostic d;
     d.code = code;
     d.instruction = std::move(instruction);
+    d.operand = std::move(operand);
     d.message = std::move(what);
     d.expected = std::move(expected);
     d.actual = std::move(actual);

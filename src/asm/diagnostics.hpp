@@ -42,9 +42,9 @@ class DiagnosticSink {
 public:
     explicit DiagnosticSink(std::string file, std::size_t limit = 50);
 
-    // Records "file:line:col: error[code]: [instruction: ]what — expected X, got Y".
+    // Records "file:line:col: error[code]: [instruction [operand]: ]what — expected X, got Y".
     void error(std::string_view code, SourceLocation loc, std::string what, std::string expected = {},
-               std::string actual = {}, std::string instruction = {});
+               std::string actual = {}, std::string instruction = {}, std::string operand = {});
 
     bool saturated() const { return saturated_; }
     bool empty() const { return diagnostics_.empty(); }

@@ -19,6 +19,30 @@ std::size_t OperandGroup::operand_count() const
     return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [](const OperandItem& i) { return !i.literal; }));
 }
 
+Type Operation::operand_type(std::size_t i) const
+{
+    const Value* v = operands[i];
+    if (v && !v->type.is_none()) return v->type;
+    return operand_types.size() == operands.size() ? operand_types[i] : Type{};
+}
+
+std::vector<GroupEntry> Operation::group(std::string_view keyword) const
+{
+    std::vector<GroupEntry> out;
+    std::size_t cursor = 0;
+    for (const OperandGroup& g : input_layout) {
+        const bool match = g.keyword == keyword && (!keyword.empty() || g.style == GroupStyle::Positional);
+        for (const OperandItem& item : g.items) {
+            GroupEntry entry;
+            if (item.literal) entry.literal = item.value;
+            else entry.value = operands[cursor++];
+            if (match) out.push_back(entry);
+        }
+        if (match) return out;
+    }
+    return out;
+}
+
 std::span<const Type> Operation::input_types() const
 {
     std::size_t count = std::min(operand_types.size(), operands.size() - num_outputs);
@@ -29,13 +53,6 @@ std::span<const Type> Operation::output_types() const
 {
     std::size_t skip = input_types().size();
     return {operand_types.data() + skip, operand_types.size() - skip};
-}
-
-Type Operation::known_operand_type(std::size_t i) const
-{
-    const Value* v = operands[i];
-    if (v && !v->type.is_none()) return v->type;
-    return operand_types.size() == operands.size() ? operand_types[i] : Type();
 }
 
 std::string_view Operation::dialect() const
@@ -173,7 +190,7 @@ private:
     {
         if (exact_) return type_lists(a.operand_types, b.operand_types);
         for (std::size_t i = 0; i < a.operands.size(); ++i)
-            if (!types(a.known_operand_type(i), b.known_operand_type(i))) return false;
+            if (!types(a.operand_type(i), b.operand_type(i))) return false;
         return true;
     }
 

@@ -95,6 +95,12 @@ struct OperandGroup {
     friend bool operator==(const OperandGroup&, const OperandGroup&) = default;
 };
 
+// One element of an operand group (`shape = [%a, 4]`): an operand, or a literal when `value` is null.
+struct GroupEntry {
+    const Value* value = nullptr;
+    int64_t literal = 0;
+};
+
 class Operation {
 public:
     std::string name;  // always dialect-qualified: "pto.tadd", "arith.addi", "scf.for", "func.return"
@@ -123,11 +129,13 @@ public:
     std::span<Value* const> outputs() const { return {operands.data() + operands.size() - num_outputs, num_outputs}; }
     std::span<const Type> input_types() const;   // the written types of the inputs (may be short)
     std::span<const Type> output_types() const;  // the written types of the outputs (may be short)
+    // The type operand i is known to have: its value's, else the one written for it when the source
+    // wrote one per operand; none otherwise.
+    Type operand_type(std::size_t i) const;
     Value* result(std::size_t i) const { return i < results.size() ? results[i].get() : nullptr; }
     const Attribute* attribute(std::string_view attr_name) const { return find_attribute(attributes, attr_name); }
-    // The type operand `i` is known to have: its value's, else the one written for it when the
-    // source wrote one per operand; none otherwise.
-    Type known_operand_type(std::size_t i) const;
+    // The entries of the group `keyword` (of the positional group when empty); empty when there is none.
+    std::vector<GroupEntry> group(std::string_view keyword) const;
 
     std::string_view dialect() const;   // "pto"
     std::string_view mnemonic() const;  // "tadd", "tmatmul.acc"

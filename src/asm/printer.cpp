@@ -951,7 +951,7 @@ private:
         bool written = op.operand_types.size() == op.operands.size();
         for (std::size_t i = 0; i < op.operands.size(); ++i) {
             if (i) out_ += ", ";
-            type(written ? op.operand_types[i] : op.known_operand_type(i));
+            type(written ? op.operand_types[i] : op.operand_type(i));
         }
         out_ += ") -> ";
         result_types(op);

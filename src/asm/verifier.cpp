@@ -3,16 +3,19 @@
 #include <string>
 #include <unordered_set>
 
+#include <pto/engine/legality.hpp>
+#include <pto/engine/ops/col_expand.hpp>
+#include <pto/engine/ops/gather.hpp>
+#include <pto/engine/ops/memory_gather.hpp>
+#include <pto/engine/ops/sort.hpp>
 #include <pto/profile/rules.hpp>
-#include <pto/profile/rules_col_expand.hpp>
 #include <pto/profile/rules_data_movement.hpp>
 #include <pto/profile/rules_elementwise.hpp>
-#include <pto/profile/rules_gather.hpp>
-#include <pto/profile/rules_memory_gather.hpp>
-#include <pto/profile/rules_sort.hpp>
 
 #include "asm/diagnostics.hpp"
+#include "asm/instruction_attributes.hpp"
 #include "asm/op_table.hpp"
+#include "asm/operand_descriptors.hpp"
 #include "asm/printer.hpp"
 
 namespace pto::as {
@@ -34,27 +37,6 @@ std::string_view kind_name(OperandKind k)
 std::string loc_name(pto::TileType loc) { return std::string(tile_loc_name(loc, false)); }
 std::string dtype_str(engine::DType t) { return std::string(engine::dtype_name(t)); }
 
-// The tile-level facts legality needs, read from a tile type.
-struct TileFacts {
-    pto::TileType loc;
-    engine::DType dtype;
-    int rows, cols, valid_rows, valid_cols;
-    BLayout blayout;
-    SLayout slayout;
-    int fractal;
-};
-
-std::optional<TileFacts> tile_facts(const Type& type)
-{
-    const auto* t = type.dyn_cast<TileType>();
-    const auto dtype = type.element_dtype();
-    if (!t || !dtype) return std::nullopt;
-    return TileFacts{t->loc.value_or(pto::TileType::Vec), *dtype, int(t->rows), int(t->cols),
-                     t->valid_rows == kDynamic ? DYNAMIC : int(t->valid_rows),
-                     t->valid_cols == kDynamic ? DYNAMIC : int(t->valid_cols), t->blayout.value_or(BLayout::RowMajor),
-                     t->slayout.value_or(SLayout::NoneBox), int(t->fractal.value_or(TileConfig::fractalABSize))};
-}
-
 class Verifier {
 public:
     Verifier(const Module& m, profile::Target target) : module_(m), profile_(profile::profile_of(target)), sink_(m.filename, 200) {}
@@ -75,13 +57,6 @@ private:
     {
         sink_.error(code, op.loc, std::move(what), std::move(expected), std::move(actual),
                     is_tile_instruction(op.name) ? isa_mnemonic(op.name) : op.name);
-    }
-
-    Type operand_type(const Operation& op, std::size_t i) const
-    {
-        const Value* v = op.operands[i];
-        if (!v->type.is_none()) return v->type;
-        return i < op.operand_types.size() ? op.operand_types[i] : Type{};
     }
 
     // `function` is set for a function body (its terminator is func.return), `parent` for a region of
@@ -155,7 +130,7 @@ private:
             if ((op.name == "arith.cmpi" || op.name == "arith.cmpf") && !op.attribute("predicate"))
                 error(codes::kMissingAttribute, op, "missing attribute", "predicate", "none");
             for (std::size_t i = 0; i < n; ++i) {
-                const Type t = operand_type(op, i);
+                const Type t = op.operand_type(i);
                 if (!t.is_none() && !t.is_scalar()) error(codes::kOperandKind, op, "operand " + std::to_string(i) + " has the wrong kind", "a scalar", to_string(t));
             }
         }
@@ -185,7 +160,7 @@ private:
                   std::to_string(info.min_dests) + (info.min_dests == info.max_dests ? "" : ".." + std::to_string(info.max_dests)),
                   std::to_string(dests));
         std::vector<Type> in, out;
-        for (std::size_t i = 0; i < op.operands.size(); ++i) (i < inputs ? in : out).push_back(operand_type(op, i));
+        for (std::size_t i = 0; i < op.operands.size(); ++i) (i < inputs ? in : out).push_back(op.operand_type(i));
         for (const auto& r : op.results) out.push_back(r->type);
         // TASSIGN accepts either order of (tile, offset); its kinds are checked when it runs.
         if (*info.instr != engine::Instr::TASSIGN) {
@@ -204,7 +179,7 @@ private:
         for (const Type& t : out) verify_tile_type(op, t);
         if (op.name.find("tgather") != std::string::npos && inputs == 1 && dests == 1 && !op.attribute("maskPattern"))
             error(codes::kMissingAttribute, op, "the mask form of TGATHER needs a pattern", "maskPattern", "none");
-        verify_legality(op, *info.instr, in, out);
+        verify_legality(op, info, in, out);
     }
 
     // The rules every tile type obeys wherever it appears.
@@ -212,7 +187,7 @@ private:
 
     void verify_tile_type(SourceLocation loc, const std::string& where, const Type& type)
     {
-        const auto f = tile_facts(type);
+        const auto f = tile_descriptor(type);
         if (!f) return;
         auto report = [&](std::string_view code, std::string what, std::string expected, std::string actual) {
             sink_.error(code, loc, std::move(what), std::move(expected), std::move(actual), where);
@@ -221,11 +196,11 @@ private:
         if (!rules::tile_shape_ok(f->rows, f->cols, f->valid_rows, f->valid_cols))
             report("LEGAL_TILE_SHAPE", "tile shape", "a positive capacity holding the valid region",
                   std::to_string(f->rows) + "x" + std::to_string(f->cols) + " valid " + std::to_string(f->valid_rows) + "x" + std::to_string(f->valid_cols));
-        if (!rules::fractal_size_ok(f->fractal)) report("LEGAL_FRACTAL_SIZE", "fractal size", "512, 1024 or 32 bytes", std::to_string(f->fractal));
+        if (!rules::fractal_size_ok(f->fractal_bytes)) report("LEGAL_FRACTAL_SIZE", "fractal size", "512, 1024 or 32 bytes", std::to_string(f->fractal_bytes));
         if (!rules::unboxed_alignment_ok(f->blayout, f->slayout, f->rows, f->cols, bits))
             report("LEGAL_TILE_ALIGN", "an unboxed tile's line is whole 32-byte blocks", "a multiple of 32 bytes",
                   std::to_string((f->blayout == BLayout::RowMajor ? f->cols : f->rows) * bits / 8) + " bytes");
-        if (!rules::boxed_shape_ok(f->loc, f->slayout, f->rows, f->cols, f->fractal, bits))
+        if (!rules::boxed_shape_ok(f->loc, f->slayout, f->rows, f->cols, f->fractal_bytes, bits))
             report("LEGAL_TILE_BOX", "a boxed tile is a whole number of boxes", "whole boxes", std::to_string(f->rows) + "x" + std::to_string(f->cols));
         const uint64_t bytes = uint64_t(f->rows) * uint64_t(f->cols) * uint64_t(bits) / 8;
         const uint64_t capacity = profile::capacity_of(profile_, f->loc);
@@ -239,10 +214,96 @@ private:
         if (!ok) error(code, op, std::move(what) + " on " + std::string(profile_.name), std::move(expected), std::move(actual));
     }
 
-    void verify_legality(const Operation& op, engine::Instr instr, const std::vector<Type>& in, const std::vector<Type>& out)
+    // The engine's findings on one operation, located at it.
+    class FindingsAt final : public engine::LegalitySink {
+    public:
+        FindingsAt(Verifier& verifier, const Operation& op) : verifier_(verifier), op_(op) {}
+        void report(Diagnostic finding) override
+        {
+            verifier_.sink_.error(finding.code, op_.loc, std::move(finding.message), std::move(finding.expected),
+                                  std::move(finding.actual), isa_mnemonic(op_.name), std::move(finding.operand));
+        }
+
+    private:
+        Verifier& verifier_;
+        const Operation& op_;
+    };
+
+    // The five seed instructions: the engine's own operand checks, on descriptors built from the types.
+    void check_engine_rules(const Operation& op, const OpInfo& info, const std::vector<Type>& in, const std::vector<Type>& out)
     {
         using engine::Instr;
-        auto tile = [](const std::vector<Type>& v, std::size_t i) { return i < v.size() ? tile_facts(v[i]) : std::nullopt; };
+        auto tile = [](const std::vector<Type>& v, std::size_t i) { return i < v.size() ? tile_descriptor(v[i]) : std::nullopt; };
+        FindingsAt findings(*this, op);
+        const auto& p = profile_;
+        switch (*info.instr) {
+            case Instr::TGATHER: {
+                const auto dst = tile(out, 0), src = tile(in, 0);
+                if (!dst || !src) return;
+                const auto tmp = tile(in, 2);
+                if (in.size() > 2 && !tmp) return;
+                switch (tgather_form(in.size(), out.size())) {
+                    case TgatherForm::Index:
+                        if (const auto indices = tile(in, 1))
+                            engine::check_tgather_index(p, *dst, *src, *indices, tmp ? &*tmp : nullptr, findings);
+                        return;
+                    case TgatherForm::Mask: return engine::check_tgather_mask(p, *dst, *src, gather_axis_of(op), findings);
+                    case TgatherForm::Compare: {
+                        const auto cdst = tile(out, 1);
+                        if (!cdst || in.size() < 2) return;
+                        const auto k = has_operand_kind(in[1], OperandKind::Tile) ? tile(in, 1) : std::optional(scalar_threshold_tile(p, *src));
+                        if (k) engine::check_tgather_compare(p, *dst, *src, *k, *cdst, tmp ? &*tmp : nullptr, cmp_mode_of(op), findings);
+                        return;
+                    }
+                }
+                return;
+            }
+            case Instr::TSORT32: {
+                const auto dst = tile(out, 0), src = tile(in, 0), indices = tile(in, 1), tmp = tile(in, 2);
+                if (dst && src && indices && (in.size() <= 2 || tmp))
+                    engine::check_tsort32(p, *dst, *src, *indices, tmp ? &*tmp : nullptr, findings);
+                return;
+            }
+            case Instr::TCOLEXPAND: {
+                const auto dst = tile(out, 0), src = tile(in, 0);
+                if (dst && src) engine::check_tcolexpand(p, *dst, *src, findings);
+                return;
+            }
+            case Instr::MGATHER: {
+                const auto dst = tile(out, 0);
+                const auto inputs = op.inputs();
+                if (!dst || in.size() < 2) return;
+                const auto table = view_operand_descriptor(inputs[0], in[0]);
+                if (!table) return;
+                const MgatherForm form = mgather_form(has_operand_kind(in[1], OperandKind::Tile), in.size());
+                if (form == MgatherForm::UbIndex) {
+                    if (const auto idx = tile(in, 1)) engine::check_mgather(p, *dst, *table, *idx, coalesce_of(op, info), findings);
+                    return;
+                }
+                const auto idx = view_operand_descriptor(inputs[1], in[1]);
+                const auto scratch = form == MgatherForm::L1Scratch ? view_operand_descriptor(inputs[2], in[2]) : std::nullopt;
+                if (!idx || (form == MgatherForm::L1Scratch && !scratch)) return;
+                engine::check_mgather_l1(p, *dst, *table, *idx, scratch ? &*scratch : nullptr, coalesce_of(op, info),
+                                         gather_exec_of(op), findings);
+                return;
+            }
+            case Instr::MSCATTER: {
+                const auto src = tile(in, 0), idx = tile(in, 1);
+                const Value* table_value = op.num_outputs > 0 ? op.outputs()[0] : op.results.empty() ? nullptr : op.results[0].get();
+                const auto table = out.empty() ? std::nullopt : view_operand_descriptor(table_value, out[0]);
+                if (src && idx && table)
+                    engine::check_mscatter(p, *table, *src, *idx, coalesce_of(op, info), scatter_atomic_of(op), findings);
+                return;
+            }
+            default: return;
+        }
+    }
+
+    void verify_legality(const Operation& op, const OpInfo& info, const std::vector<Type>& in, const std::vector<Type>& out)
+    {
+        const engine::Instr instr = *info.instr;
+        using engine::Instr;
+        auto tile = [](const std::vector<Type>& v, std::size_t i) { return i < v.size() ? tile_descriptor(v[i]) : std::nullopt; };
         const auto& p = profile_;
         switch (instr) {
             case Instr::TADD: case Instr::TSUB: case Instr::TMUL: case Instr::TDIV: {
@@ -289,45 +350,8 @@ private:
                       "a supported pair", dtype_str(s->dtype) + " -> " + dtype_str(d->dtype));
                 return;
             }
-            case Instr::TGATHER: {
-                for (const auto* v : {&in, &out})
-                    for (std::size_t i = 0; i < v->size(); ++i)
-                        if (const auto t = tile(*v, i))
-                            legal(rules::tgather_location_ok(t->loc), "LEGAL_TGATHER_LOCATION", op, "TGATHER operands are Vec tiles", "vec", loc_name(t->loc));
-                const auto s = tile(in, 0), idx = tile(in, 1);
-                if (in.size() >= 2 && out.size() == 1 && s && idx) {
-                    legal(rules::tgather_data_dtype_ok(p, s->dtype), "LEGAL_TGATHER_DATA_DTYPE", op, "element type cannot be gathered", "a supported type", dtype_str(s->dtype));
-                    legal(rules::tgather_indices_dtype_ok(p, idx->dtype), "LEGAL_TGATHER_INDICES_DTYPE", op, "index element type", "int32 or uint32", dtype_str(idx->dtype));
-                    legal(rules::tgather_tmp_present_ok(p, in.size() > 2), "LEGAL_TGATHER_TMP_REQUIRED", op, "the index form needs a tmp tile", "3 sources", std::to_string(in.size()));
-                }
-                return;
-            }
-            case Instr::TSORT32: {
-                const auto s = tile(in, 0), idx = tile(in, 1), d = tile(out, 0);
-                if (s) legal(rules::tsort32_dtype_ok(p, s->dtype), "LEGAL_TSORT32_DTYPE", op, "the sorter takes half and float", "f16 or f32", dtype_str(s->dtype));
-                if (idx) legal(rules::tsort32_index_dtype_ok(idx->dtype), "LEGAL_TSORT32_INDEX_DTYPE", op, "indices are uint32", "u32", dtype_str(idx->dtype));
-                if (s && d) legal(rules::tsort32_same_dtype_ok(d->dtype, s->dtype), "LEGAL_TSORT32_SAME_DTYPE", op, "dst holds src's element type", dtype_str(s->dtype), dtype_str(d->dtype));
-                if (s && in.size() == 2 && s->valid_cols != DYNAMIC)
-                    legal(rules::tsort32_cols_ok(s->valid_cols), "LEGAL_TSORT32_COLS", op, "without tmp, rows are whole 32-element blocks", "a multiple of 32", std::to_string(s->valid_cols));
-                return;
-            }
-            case Instr::TCOLEXPAND: {
-                const auto s = tile(in, 0), d = tile(out, 0);
-                if (!s || !d) return;
-                legal(rules::tcolexpand_dtype_ok(p, d->dtype), "LEGAL_TCOLEXPAND_DTYPE", op, "element type cannot be broadcast", "a supported type", dtype_str(d->dtype));
-                legal(rules::tcolexpand_same_dtype_ok(d->dtype, s->dtype), "LEGAL_TCOLEXPAND_SAME_DTYPE", op, "dst and src share one element type", dtype_str(d->dtype), dtype_str(s->dtype));
-                return;
-            }
-            case Instr::MGATHER: case Instr::MSCATTER: {
-                const bool gather = instr == Instr::MGATHER;
-                const auto data = gather ? tile(out, 0) : tile(in, 0);
-                const auto idx = tile(in, 1);
-                const std::string name(engine::instr_name(instr));
-                if (data && (!gather || data->loc == pto::TileType::Vec))
-                    legal(rules::indexed_transfer_dtype_ok(p, data->dtype), "LEGAL_" + name + "_DTYPE", op, "element type of an indexed transfer", "a supported type", dtype_str(data->dtype));
-                if (idx) legal(rules::index_dtype_ok(idx->dtype), "LEGAL_" + name + "_INDEX_DTYPE", op, "indices are 32-bit integers", "i32 or u32", dtype_str(idx->dtype));
-                return;
-            }
+            case Instr::TGATHER: case Instr::TSORT32: case Instr::TCOLEXPAND: case Instr::MGATHER: case Instr::MSCATTER:
+                return check_engine_rules(op, info, in, out);
             case Instr::TASSIGN: case Instr::Count: return;
         }
     }

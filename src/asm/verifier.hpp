@@ -1,6 +1,9 @@
 // Static checks of a PTO-AS module: structure first (known operations, arity, operand kinds, SSA
 // dominance, region terminators), then legality on a target profile using the same constexpr rule
-// predicates the C++ front door static_asserts and the engine checks at run time.
+// predicates the C++ front door static_asserts and the engine checks at run time. For TGATHER, TSORT32,
+// TCOLEXPAND, MGATHER and MSCATTER the verifier runs the engine's own operand checks (check_* in
+// pto/engine/ops) on descriptors built from the operand types; rules that read a `?` extent are left to
+// the run.
 #pragma once
 
 #include <string_view>

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "asm/verifier.hpp"
 #include "support.hpp"
 
 namespace pto::as::testing {
@@ -142,6 +143,50 @@ TEST(TgatherCompare, TileAndScalarThresholds)
                                 checked_run());
         ASSERT_TRUE(r.ok()) << format_all(r);
         EXPECT_EQ(cnt[0], int32_t(std::count_if(a.begin(), a.end(), [](float v) { return v > 10; })));
+    }
+}
+
+// A scalar threshold becomes a tile of the threshold type the target accepts: int32 on cpu and a2a3,
+// uint32 on a5, where a negative threshold cannot be written and is an error rather than a clamp to 0.
+TEST(TgatherCompare, ScalarThresholdTakesTheTargetsThresholdType)
+{
+    const std::string S = "!pto.tile_buf<vec, 1x64xf32>", D = "!pto.tile_buf<vec, 1x64xi32>", C = "!pto.tile_buf<vec, 1x8xi32, valid=1x1>",
+                      T = "!pto.tile_buf<vec, 1x256xi32>";
+    const std::string text = R"(func.func @k(%a: !pto.ptr<f32>, %cnt: !pto.ptr<i32>, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %av = pto.make_tensor_view %a, shape = [%c1, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+  %nv = pto.make_tensor_view %cnt, shape = [%c1, %c1], strides = [%c1, %c1] : !pto.tensor_view<?x?xi32>
+  %np = pto.partition_view %nv, offsets = [%c0, %c0], sizes = [%c1, %c1] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<1x1xi32>
+  %s = pto.alloc_tile : )" + S + R"(
+  %d = pto.alloc_tile : )" + D + R"(
+  %n = pto.alloc_tile : )" + C + R"(
+  %t = pto.alloc_tile : )" + T + R"(
+  pto.tload ins(%av : !pto.tensor_view<?x?xf32>) outs(%s : )" + S + R"()
+  pto.tgather ins(%s, %k, %t : )" + S + ", i32, " + T + ") outs(%d, %n : " + D + ", " + C + R"() {cmpMode = #pto.cmp<GT>, offset = 0 : i32}
+  pto.tstore ins(%n : )" + C + R"() outs(%np : !pto.partition_tensor_view<1x1xi32>)
+  return
+})";
+    const ParseResult parsed = parse_ok(text);
+    std::vector<float> a = random_vector<float>(64, 5, -50, 50);
+    for (profile::Target target : {profile::Target::Cpu, profile::Target::A2A3, profile::Target::A5}) {
+        SCOPED_TRACE(profile::profile_of(target).name);
+        EXPECT_TRUE(verify(parsed.module, target).empty()) << profile::profile_of(target).name;
+        for (int k : {-7, 12}) {
+            std::vector<int32_t> cnt = {-1};
+            RunOptions options = checked_run();
+            options.target = target;
+            const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("cnt", cnt), scalar_arg("k", k)}, options);
+            if (target == profile::Target::A5 && k < 0) {
+                ASSERT_EQ(r.diagnostics.size(), 1u);
+                EXPECT_EQ(r.diagnostics[0].code, "RUN_TGATHER_THRESHOLD") << format_all(r);
+                EXPECT_NE(r.diagnostics[0].format().find("u32"), std::string::npos) << format_all(r);
+                continue;
+            }
+            ASSERT_TRUE(r.ok()) << format_all(r);
+            EXPECT_EQ(cnt[0], int32_t(std::count_if(a.begin(), a.end(), [&](float v) { return v > float(k); })));
+        }
     }
 }
 

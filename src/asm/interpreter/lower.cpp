@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include <pto/engine/legality.hpp>
+
 #include "asm/interpreter/lowering.hpp"
+#include "asm/operand_descriptors.hpp"
 
 namespace pto::as::interp {
 
@@ -35,12 +38,7 @@ int Lowerer::define(const Value* v)
     return s;
 }
 
-Type Lowerer::operand_type(const Operation& op, std::size_t i) const
-{
-    const Value* v = op.operands[i];
-    if (!v->type.is_none()) return v->type;
-    return i < op.operand_types.size() ? op.operand_types[i] : Type{};
-}
+Type Lowerer::operand_type(const Operation& op, std::size_t i) const { return op.operand_type(i); }
 
 Type Lowerer::result_type(const Operation& op, std::size_t i) const
 {
@@ -50,51 +48,20 @@ Type Lowerer::result_type(const Operation& op, std::size_t i) const
 std::vector<GroupItem> Lowerer::group(const Operation& op, std::string_view keyword) const
 {
     std::vector<GroupItem> out;
-    std::size_t cursor = 0;
-    for (const OperandGroup& g : op.input_layout) {
-        const bool match = g.keyword == keyword && (!keyword.empty() || g.style == GroupStyle::Positional);
-        for (const OperandItem& item : g.items) {
-            GroupItem gi;
-            if (item.literal) gi.literal = item.value;
-            else gi.slot = slot(op.operands[cursor++]);
-            if (match) out.push_back(gi);
-        }
-        if (match) return out;
-    }
+    for (const GroupEntry& entry : op.group(keyword))
+        out.push_back(entry.value ? GroupItem{slot(entry.value), 0} : GroupItem{-1, entry.literal});
     return out;
-}
-
-std::string Lowerer::enum_attr(const Operation& op, std::initializer_list<std::string_view> names)
-{
-    for (std::string_view n : names)
-        if (const Attribute* a = op.attribute(n)) {
-            std::string v = a->enum_value();
-            if (v.empty() && a->is(Attribute::Kind::Integer)) v = std::to_string(a->int_value());
-            std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-            return v;
-        }
-    return {};
 }
 
 engine::TileDesc Lowerer::tile_prototype(const Operation& op, const Type& type) const
 {
-    const TileType* t = type.dyn_cast<TileType>();
-    if (!t) fail(op, codes::kBadOperand, "operand is not a tile", "a !pto.tile_buf or !pto.tile type", "another type");
-    const auto dtype = type.element_dtype();
-    if (!dtype) fail(op, codes::kBadOperand, "tile element type has no engine equivalent");
-    engine::TileDesc d;
-    d.dtype = *dtype;
-    d.loc = t->loc.value_or(pto::TileType::Vec);
-    d.rows = int32_t(t->rows);
-    d.cols = int32_t(t->cols);
+    if (!type.is<TileType>()) fail(op, codes::kBadOperand, "operand is not a tile", "a !pto.tile_buf or !pto.tile type", "another type");
+    auto d = tile_descriptor(type);
+    if (!d) fail(op, codes::kBadOperand, "tile element type has no engine equivalent");
     // A valid extent given at run time starts as the capacity until set_validshape or alloc_tile says.
-    d.valid_rows = int32_t(t->valid_rows == kDynamic ? t->rows : t->valid_rows);
-    d.valid_cols = int32_t(t->valid_cols == kDynamic ? t->cols : t->valid_cols);
-    d.blayout = t->blayout.value_or(BLayout::RowMajor);
-    d.slayout = t->slayout.value_or(SLayout::NoneBox);
-    d.fractal_bytes = int32_t(t->fractal.value_or(TileConfig::fractalABSize));
-    d.pad = t->pad.value_or(PadValue::Null);
-    return d;
+    if (!engine::known(d->valid_rows)) d->valid_rows = d->rows;
+    if (!engine::known(d->valid_cols)) d->valid_cols = d->cols;
+    return *d;
 }
 
 Body* Lowerer::lower_block(const Block& block)

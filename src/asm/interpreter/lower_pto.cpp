@@ -7,21 +7,13 @@
 #include <pto/runtime/sync.hpp>
 
 #include "asm/interpreter/lowering.hpp"
+#include "asm/operand_descriptors.hpp"
 
 namespace pto::as::interp {
 
 namespace {
 
 int64_t item_value(const Frame& f, const GroupItem& item) { return item.slot < 0 ? item.literal : f.slots[item.slot].i; }
-
-Layout layout_of(const Type& type)
-{
-    const auto* view = type.dyn_cast<TensorViewType>();
-    if (!view) return Layout::ND;
-    if (view->layout.find("dn") != std::string::npos || view->layout.find("DN") != std::string::npos) return Layout::DN;
-    if (view->layout.find("nz") != std::string::npos || view->layout.find("NZ") != std::string::npos) return Layout::NZ;
-    return Layout::ND;
-}
 
 // Pipe and event names of the sync operations, as pipe_t / event_t values; -1 when absent or unknown.
 int32_t sync_code(const Attribute* a)
@@ -55,7 +47,7 @@ void Lowerer::lower_view(const Operation& op, Body& body)
             fail(op, codes::kBadOperand, "view operands", "a source, and one shape/stride or offset/size per dimension");
         const Type rt = result_type(op, 0);
         const auto dtype = rt.element_dtype().value_or(engine::DType::F32);
-        const Layout layout = layout_of(partition ? operand_type(op, 0) : rt);
+        const Layout layout = view_layout(partition ? operand_type(op, 0) : rt);
         const int src = source[0].slot;
         const int d = define(op.results.at(0).get());
         return add([=](Frame& f) {

@@ -9,22 +9,12 @@
 #include <pto/numeric/convert.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include <cmath>
+
 #include "asm/interpreter/lowering.hpp"
 #include "asm/interpreter/scalar.hpp"
 
 namespace pto::as::interp {
-
-namespace {
-
-template <typename E>
-E pick(std::string_view value, std::initializer_list<std::pair<std::string_view, E>> table, E fallback)
-{
-    for (const auto& [name, e] : table)
-        if (value == name) return e;
-    return fallback;
-}
-
-}  // namespace
 
 void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
 {
@@ -118,12 +108,10 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
             return emit([d = out[0], a = in[0], b = in[1], alg](Slot* s) { engine::tdiv(s[d].tile, s[a].tile, s[b].tile, alg); });
         }
         case Instr::TGATHER: {
-            if (out.size() == 2) {
+            const TgatherForm form = tgather_form(in.size(), out.size());
+            if (form == TgatherForm::Compare) {
                 // Comparison form: (src, k[, tmp]) -> (dst, count). A scalar k is the threshold of every row.
-                const CmpMode mode = pick<CmpMode>(enum_attr(op, {"cmpMode", "cmp_mode"}),
-                                                   {{"eq", CmpMode::EQ}, {"gt", CmpMode::GT}, {"ne", CmpMode::NE},
-                                                    {"lt", CmpMode::LT}, {"le", CmpMode::LE}, {"ge", CmpMode::GE}},
-                                                   CmpMode::GT);
+                const CmpMode mode = cmp_mode_of(op);
                 const Attribute* off = op.attribute("offset");
                 const uint32_t offset = off ? uint32_t(off->int_value()) : 0;
                 const int tmp = in.size() > 2 ? in[2] : -1;
@@ -132,46 +120,37 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
                     return emit([d = out[0], c = out[1], a = in[0], k = in[1], tmp, mode, offset](Slot* s) {
                         engine::tgather_compare(s[d].tile, s[a].tile, s[k].tile, s[c].tile, tmp < 0 ? nullptr : &s[tmp].tile, mode, offset);
                     });
-                // A scalar threshold becomes the int32 vector tile the engine reads (one element per src
-                // row, all equal); a float scalar is rounded to the nearest integer first.
-                const engine::TileDesc src_proto = tile_prototype(op, in_type(0));
-                engine::TileDesc kproto = src_proto;
-                kproto.dtype = engine::DType::I32;
-                kproto.rows = 1;
-                kproto.cols = (src_proto.rows + 7) / 8 * 8;
-                kproto.valid_rows = 1;
-                kproto.blayout = BLayout::RowMajor;
-                kproto.slayout = SLayout::NoneBox;
+                // A scalar threshold becomes the vector tile the engine reads (all elements equal); a float
+                // scalar is rounded to the nearest integer first, and one the tile's type cannot hold (a
+                // negative threshold on a5, whose thresholds are unsigned) is an error, not a clamp. The
+                // type depends on the target of the run; its size does not.
                 const int site = new_site();
-                const engine::DType kt = engine::DType::I32;
                 const ScalarKind kk = scalar_kind(in_type(1));
                 return add([=](Frame& f) {
                     Slot* s = f.slots.data();
+                    engine::TileDesc kt_tile = scalar_threshold_tile(runtime::active_profile(), s[in[0]].tile);
                     auto& storage = f.storage[site];
-                    if (!storage) storage = runtime::allocate_auto(kproto.loc, uint64_t(kproto.bytes()));
-                    engine::TileDesc kt_tile = kproto;
+                    if (!storage) storage = runtime::allocate_auto(kt_tile.loc, uint64_t(kt_tile.bytes()));
                     kt_tile.data = storage.get();
-                    kt_tile.valid_cols = s[in[0]].tile.valid_rows;
                     const double k = kk.is_float ? s[in[1]].f : double(s[in[1]].i);
+                    numeric::from_double(kt_tile.dtype, kt_tile.data, 0, k, RoundMode::CAST_RINT, SaturationMode::ON);
+                    if (numeric::to_double(kt_tile.dtype, kt_tile.data, 0) != std::nearbyint(k))
+                        runtime::fail({"RUN_TGATHER_THRESHOLD", "TGATHER", "k_value", "the scalar threshold does not fit the threshold type on " +
+                                       std::string(runtime::active_profile().name), "a value of " + std::string(engine::dtype_name(kt_tile.dtype)),
+                                       std::to_string(k), ""});
                     for (int r = 0; r < kt_tile.valid_cols; ++r)
-                        numeric::from_double(kt, kt_tile.data, std::size_t(r), k, RoundMode::CAST_RINT, SaturationMode::ON);
+                        numeric::from_double(kt_tile.dtype, kt_tile.data, std::size_t(r), k, RoundMode::CAST_RINT, SaturationMode::ON);
                     runtime::mark_written(kt_tile.data, std::size_t(kt_tile.bytes()));
                     engine::tgather_compare(s[out[0]].tile, s[in[0]].tile, kt_tile, s[out[1]].tile,
                                             tmp < 0 ? nullptr : &s[tmp].tile, mode, offset);
                 });
             }
-            if (in.size() == 1) {
-                const std::string pattern = enum_attr(op, {"maskPattern", "mask_pattern", "pattern"});
-                const MaskPattern mp = pick<MaskPattern>(pattern,
-                                                         {{"p0101", MaskPattern::P0101}, {"p1010", MaskPattern::P1010},
-                                                          {"p0001", MaskPattern::P0001}, {"p0010", MaskPattern::P0010},
-                                                          {"p0100", MaskPattern::P0100}, {"p1000", MaskPattern::P1000},
-                                                          {"p1111", MaskPattern::P1111}},
-                                                         MaskPattern::P1111);
-                if (pattern.empty()) fail(op, "STRUCT_MISSING_ATTRIBUTE", "TGATHER mask form needs maskPattern", "maskPattern = #pto.mask_pattern<P0101>", "none");
-                const std::string axis_name = enum_attr(op, {"axis", "gatherAxis", "gather_axis"});
-                const GatherAxis axis = axis_name.find("col") != std::string::npos ? GatherAxis::GATHER_COL : GatherAxis::GATHER_ROW;
-                return emit([d = out[0], a = in[0], mp, axis](Slot* s) { engine::tgather_mask(s[d].tile, s[a].tile, mp, axis); });
+            if (form == TgatherForm::Mask) {
+                const auto pattern = mask_pattern_of(op);
+                if (!pattern) fail(op, "STRUCT_MISSING_ATTRIBUTE", "TGATHER mask form needs maskPattern", "maskPattern = #pto.mask_pattern<P0101>", "none");
+                return emit([d = out[0], a = in[0], mp = *pattern, axis = gather_axis_of(op)](Slot* s) {
+                    engine::tgather_mask(s[d].tile, s[a].tile, mp, axis);
+                });
             }
             const int tmp = in.size() > 2 ? in[2] : -1;
             return emit([d = out[0], a = in[0], i = in[1], tmp](Slot* s) {
@@ -186,39 +165,29 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
         }
         case Instr::TCOLEXPAND: return emit([d = out[0], a = in[0]](Slot* s) { engine::tcolexpand(s[d].tile, s[a].tile); });
         case Instr::MGATHER: {
-            const std::string c = enum_attr(op, {"coalesce"});
-            const Coalesce coalesce = c.empty() ? info.coalesce.value_or(Coalesce::Row) : c == "elem" ? Coalesce::Elem : Coalesce::Row;
-            const GatherOOB oob = pick<GatherOOB>(enum_attr(op, {"oob", "gatherOOB", "gather_oob"}),
-                                                  {{"clamp", GatherOOB::Clamp}, {"wrap", GatherOOB::Wrap}, {"zero", GatherOOB::Zero}},
-                                                  GatherOOB::Undefined);
-            if (has_operand_kind(in_type(1), OperandKind::Tile))
-                return emit([d = out[0], t = in[0], i = in[1], coalesce, oob](Slot* s) {
-                    engine::mgather(s[d].tile, s[t].view, s[i].tile, coalesce, oob);
-                });
-            if (in.size() == 3) {
-                const GatherExec exec = enum_attr(op, {"exec"}) == "simt" ? GatherExec::Simt : GatherExec::Scalar;
-                return emit([d = out[0], t = in[0], i = in[1], sc = in[2], coalesce, oob, exec](Slot* s) {
-                    engine::mgather_l1(s[d].tile, s[t].view, s[i].view, s[sc].view, coalesce, oob, exec);
-                });
+            const Coalesce coalesce = coalesce_of(op, info);
+            const GatherOOB oob = gather_oob_of(op);
+            switch (mgather_form(has_operand_kind(in_type(1), OperandKind::Tile), in.size())) {
+                case MgatherForm::UbIndex:
+                    return emit([d = out[0], t = in[0], i = in[1], coalesce, oob](Slot* s) {
+                        engine::mgather(s[d].tile, s[t].view, s[i].tile, coalesce, oob);
+                    });
+                case MgatherForm::L1Scratch:
+                    return emit([d = out[0], t = in[0], i = in[1], sc = in[2], coalesce, oob, exec = gather_exec_of(op)](Slot* s) {
+                        engine::mgather_l1(s[d].tile, s[t].view, s[i].view, s[sc].view, coalesce, oob, exec);
+                    });
+                case MgatherForm::L1:
+                    return emit([d = out[0], t = in[0], i = in[1], coalesce, oob](Slot* s) {
+                        engine::mgather_l1(s[d].tile, s[t].view, s[i].view, coalesce, oob);
+                    });
             }
-            return emit([d = out[0], t = in[0], i = in[1], coalesce, oob](Slot* s) {
-                engine::mgather_l1(s[d].tile, s[t].view, s[i].view, coalesce, oob);
-            });
+            break;
         }
-        case Instr::MSCATTER: {
-            const std::string c = enum_attr(op, {"coalesce"});
-            const Coalesce coalesce = c.empty() ? info.coalesce.value_or(Coalesce::Row) : c == "elem" ? Coalesce::Elem : Coalesce::Row;
-            const ScatterAtomicOp atomic = pick<ScatterAtomicOp>(enum_attr(op, {"atomic", "atomicOp", "atomic_op"}),
-                                                                 {{"add", ScatterAtomicOp::Add}, {"max", ScatterAtomicOp::Max}, {"min", ScatterAtomicOp::Min}},
-                                                                 ScatterAtomicOp::None);
-            const ScatterOOB oob = pick<ScatterOOB>(enum_attr(op, {"oob", "scatterOOB", "scatter_oob"}),
-                                                    {{"skip", ScatterOOB::Skip}, {"clamp", ScatterOOB::Clamp}, {"wrap", ScatterOOB::Wrap}},
-                                                    ScatterOOB::Undefined);
-            const ScatterConflict conflict = enum_attr(op, {"conflict"}) == "default" ? ScatterConflict::Default : ScatterConflict::Last;
-            return emit([d = out[0], a = in[0], i = in[1], coalesce, atomic, oob, conflict](Slot* s) {
+        case Instr::MSCATTER:
+            return emit([d = out[0], a = in[0], i = in[1], coalesce = coalesce_of(op, info), atomic = scatter_atomic_of(op),
+                         oob = scatter_oob_of(op), conflict = scatter_conflict_of(op)](Slot* s) {
                 engine::mscatter(s[d].view, s[a].tile, s[i].tile, coalesce, atomic, oob, conflict);
             });
-        }
         case Instr::Count: break;
     }
     fail(op, codes::kUnsupportedOp, "the interpreter cannot run this instruction", "an engine instruction", op.name);

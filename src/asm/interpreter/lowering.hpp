@@ -10,6 +10,7 @@
 
 #include <pto/runtime/diagnostic.hpp>
 
+#include "asm/instruction_attributes.hpp"
 #include "asm/interpreter/program.hpp"
 #include "asm/ir.hpp"
 #include "asm/op_table.hpp"
@@ -48,8 +49,6 @@ public:
     Type result_type(const Operation& op, std::size_t i) const;
     // The items of the keyword group `keyword` (or of the positional group when empty).
     std::vector<GroupItem> group(const Operation& op, std::string_view keyword) const;
-    // An enum-like attribute's value (`#pto<coalesce row>` gives "row"), or empty.
-    static std::string enum_attr(const Operation& op, std::initializer_list<std::string_view> names);
 
     [[noreturn]] void fail(const Operation& op, std::string_view code, std::string what, std::string expected = {},
                            std::string actual = {}) const;

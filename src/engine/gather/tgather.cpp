@@ -6,6 +6,7 @@
 #include <string>
 
 #include <pto/engine/access.hpp>
+#include <pto/engine/legality.hpp>
 #include <pto/profile/rules_gather.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
@@ -24,6 +25,12 @@ namespace {
     runtime::fail({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
 }
 
+void report(LegalitySink& sink, const char* code, const char* operand, std::string message, std::string expected,
+            std::string actual)
+{
+    sink.report({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
+}
+
 std::string name(DType t) { return std::string(dtype_name(t)); }
 std::string shape(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 std::string position(int r, int c)
@@ -36,26 +43,26 @@ std::string position(int r, int c)
     return text;
 }
 
-void check_location(const TileDesc& t, const char* operand)
+void check_location(LegalitySink& sink, const TileDesc& t, const char* operand)
 {
     if (!rules::tgather_location_ok(t.loc)) {
-        reject("LEGAL_TGATHER_LOCATION", operand, "every operand must be a Vec tile", "UB (Vec)",
+        report(sink, "LEGAL_TGATHER_LOCATION", operand, "every operand must be a Vec tile", "UB (Vec)",
                std::string(profile::memory_name(t.loc)));
     }
 }
 
-void check_layout(const TileDesc& t, const char* operand)
+void check_layout(LegalitySink& sink, const TileDesc& t, const char* operand)
 {
     if (!rules::tgather_layout_ok(t.blayout, t.slayout)) {
-        reject("LEGAL_TGATHER_LAYOUT", operand, "this form walks plain row-major tiles", "row-major, no fractal boxes",
+        report(sink, "LEGAL_TGATHER_LAYOUT", operand, "this form walks plain row-major tiles", "row-major, no fractal boxes",
                t.boxed() ? "a boxed layout" : "column-major");
     }
 }
 
-void check_dst_contiguous(const profile::Profile& p, const TileDesc& dst)
+void check_dst_contiguous(const profile::Profile& p, const TileDesc& dst, LegalitySink& sink)
 {
-    if (!rules::tgather_dst_contiguous_ok(p, dst.valid_cols, dst.cols)) {
-        reject("LEGAL_TGATHER_DST_CONTIGUOUS", "dst",
+    if (known(dst.valid_cols) && !rules::tgather_dst_contiguous_ok(p, dst.valid_cols, dst.cols)) {
+        report(sink, "LEGAL_TGATHER_DST_CONTIGUOUS", "dst",
                "dst is written as one run of storage on " + std::string(p.name) +
                    ": its valid columns must span its capacity",
                std::to_string(dst.cols) + " valid columns", std::to_string(dst.valid_cols));
@@ -64,51 +71,57 @@ void check_dst_contiguous(const profile::Profile& p, const TileDesc& dst)
 
 // --- index form ----------------------------------------------------------------------------------
 
-void validate_index_form(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& indices,
-                         const TileDesc* tmp)
+}  // namespace
+
+void check_tgather_index(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& indices,
+                         const TileDesc* tmp, LegalitySink& sink)
 {
-    check_location(dst, "dst");
-    check_location(src, "src0");
-    check_location(indices, "indices");
-    if (tmp) check_location(*tmp, "tmp");
+    check_location(sink, dst, "dst");
+    check_location(sink, src, "src0");
+    check_location(sink, indices, "indices");
+    if (tmp) check_location(sink, *tmp, "tmp");
     if (!rules::tgather_data_dtype_ok(p, src.dtype)) {
-        reject("LEGAL_TGATHER_DATA_DTYPE", "src0", "element type not gathered on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_DATA_DTYPE", "src0", "element type not gathered on " + std::string(p.name),
                p.target == profile::Target::A5 ? "i16, u16, i32, u32, f16 or f32" : "a 16- or 32-bit element",
                name(src.dtype));
     }
     if (!rules::tgather_same_dtype_ok(dst.dtype, src.dtype)) {
-        reject("LEGAL_TGATHER_SAME_DTYPE", "dst", "dst and src0 must have one element type", name(src.dtype),
+        report(sink, "LEGAL_TGATHER_SAME_DTYPE", "dst", "dst and src0 must have one element type", name(src.dtype),
                name(dst.dtype));
     }
     if (!rules::tgather_indices_dtype_ok(p, indices.dtype)) {
-        reject("LEGAL_TGATHER_INDICES_DTYPE", "indices", "index type not accepted on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_INDICES_DTYPE", "indices", "index type not accepted on " + std::string(p.name),
                p.target == profile::Target::A2A3 ? "i32 or u32" : "i16, u16, i32 or u32", name(indices.dtype));
     }
     if (!rules::tgather_tmp_present_ok(p, tmp != nullptr)) {
-        reject("LEGAL_TGATHER_TMP_REQUIRED", "tmp", "the index form needs a tmp tile on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_TMP_REQUIRED", "tmp", "the index form needs a tmp tile on " + std::string(p.name),
                "a tmp tile", "none");
     }
     if (tmp && !rules::tgather_tmp_dtype_ok(p, tmp->dtype, indices.dtype)) {
-        reject("LEGAL_TGATHER_TMP_DTYPE", "tmp", "tmp must have the indices' element type on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_TMP_DTYPE", "tmp", "tmp must have the indices' element type on " + std::string(p.name),
                name(indices.dtype), name(tmp->dtype));
     }
-    if (tmp && !rules::tgather_tmp_shape_ok(p, tmp->rows, tmp->cols, indices.valid_rows, indices.valid_cols)) {
-        reject("LEGAL_TGATHER_TMP_SHAPE", "tmp",
+    if (tmp && all_known(indices.valid_rows, indices.valid_cols) &&
+        !rules::tgather_tmp_shape_ok(p, tmp->rows, tmp->cols, indices.valid_rows, indices.valid_cols)) {
+        report(sink, "LEGAL_TGATHER_TMP_SHAPE", "tmp",
                "tmp's capacity must be the indices' valid shape on " + std::string(p.name),
                shape(indices.valid_rows, indices.valid_cols), shape(tmp->rows, tmp->cols));
     }
-    check_dst_contiguous(p, dst);
-    if (!rules::tgather_indices_contiguous_ok(p, indices.valid_cols, indices.cols)) {
-        reject("LEGAL_TGATHER_INDICES_CONTIGUOUS", "indices",
+    check_dst_contiguous(p, dst, sink);
+    if (known(indices.valid_cols) && !rules::tgather_indices_contiguous_ok(p, indices.valid_cols, indices.cols)) {
+        report(sink, "LEGAL_TGATHER_INDICES_CONTIGUOUS", "indices",
                "the indices' valid columns must span their capacity on " + std::string(p.name),
                std::to_string(indices.cols) + " valid columns", std::to_string(indices.valid_cols));
     }
-    if (!rules::tgather_index_shape_ok(dst.valid_rows, dst.valid_cols, indices.valid_rows, indices.valid_cols)) {
-        reject("LEGAL_TGATHER_SHAPE", "indices", "an index is needed for every element of dst's valid region",
+    if (all_known(dst.valid_rows, dst.valid_cols, indices.valid_rows, indices.valid_cols) &&
+        !rules::tgather_index_shape_ok(dst.valid_rows, dst.valid_cols, indices.valid_rows, indices.valid_cols)) {
+        report(sink, "LEGAL_TGATHER_SHAPE", "indices", "an index is needed for every element of dst's valid region",
                "at least " + shape(dst.valid_rows, dst.valid_cols) + " valid",
                shape(indices.valid_rows, indices.valid_cols));
     }
 }
+
+namespace {
 
 // Checked mode: every index within src's capacity, and every element it names written.
 template <typename Index>
@@ -139,32 +152,37 @@ void check_indices(const TileDesc& dst, const TileDesc& src, const TileDesc& ind
 
 // --- mask-pattern form ---------------------------------------------------------------------------
 
-void validate_mask_form(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, GatherAxis axis)
+}  // namespace
+
+void check_tgather_mask(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, GatherAxis axis,
+                        LegalitySink& sink)
 {
-    check_location(dst, "dst");
-    check_location(src, "src");
-    check_layout(dst, "dst");
-    check_layout(src, "src");
+    check_location(sink, dst, "dst");
+    check_location(sink, src, "src");
+    check_layout(sink, dst, "dst");
+    check_layout(sink, src, "src");
     if (!rules::tgather_mask_dtype_ok(p, src.dtype)) {
-        reject("LEGAL_TGATHER_MASK_DTYPE", "src", "element type not selected on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_MASK_DTYPE", "src", "element type not selected on " + std::string(p.name),
                p.target == profile::Target::A2A3 ? "i16, u16, i32, u32, f16, bf16 or f32"
                                                  : "i8, u8, i16, u16, i32, u32, f16, bf16, f32, f8e4m3, f8e5m2 or hif8",
                name(src.dtype));
     }
     if (!rules::tgather_mask_dtype_ok(p, dst.dtype)) {
-        reject("LEGAL_TGATHER_MASK_DTYPE", "dst", "element type not selected on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_MASK_DTYPE", "dst", "element type not selected on " + std::string(p.name),
                "a type the mask form selects", name(dst.dtype));
     }
     if (!rules::tgather_same_size_ok(dst.dtype, src.dtype)) {
-        reject("LEGAL_TGATHER_SAME_SIZE", "dst", "dst and src elements must have one size",
+        report(sink, "LEGAL_TGATHER_SAME_SIZE", "dst", "dst and src elements must have one size",
                std::to_string(src.element_bits()) + "-bit", std::to_string(dst.element_bits()) + "-bit");
     }
-    if (axis == GatherAxis::GATHER_ROW) check_dst_contiguous(p, dst);
-    if (!rules::tgather_mask_shape_ok(axis, dst.valid_cols, src.valid_cols)) {
-        reject("LEGAL_TGATHER_SHAPE", "dst", "along GATHER_COL a dst row is the leading part of a src row",
+    if (axis == GatherAxis::GATHER_ROW) check_dst_contiguous(p, dst, sink);
+    if (all_known(dst.valid_cols, src.valid_cols) && !rules::tgather_mask_shape_ok(axis, dst.valid_cols, src.valid_cols)) {
+        report(sink, "LEGAL_TGATHER_SHAPE", "dst", "along GATHER_COL a dst row is the leading part of a src row",
                "at most " + std::to_string(src.valid_cols) + " valid columns", std::to_string(dst.valid_cols));
     }
 }
+
+namespace {
 
 // Marks the first `count` elements of dst's valid region, in row-major order, as written.
 void mark_written_prefix(const TileDesc& dst, int64_t count)
@@ -192,57 +210,61 @@ TileDesc vector_prefix(const TileDesc& v, int length)
     return region;
 }
 
-void validate_compare_form(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& k_value,
-                           const TileDesc& cdst, const TileDesc* tmp, CmpMode mode)
+}  // namespace
+
+void check_tgather_compare(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& k_value,
+                           const TileDesc& cdst, const TileDesc* tmp, CmpMode mode, LegalitySink& sink)
 {
-    check_location(dst, "dst");
-    check_location(src, "src0");
-    check_location(k_value, "k_value");
-    check_location(cdst, "cdst");
-    if (tmp) check_location(*tmp, "tmp");
-    check_layout(dst, "dst");
-    check_layout(src, "src0");
+    check_location(sink, dst, "dst");
+    check_location(sink, src, "src0");
+    check_location(sink, k_value, "k_value");
+    check_location(sink, cdst, "cdst");
+    if (tmp) check_location(sink, *tmp, "tmp");
+    check_layout(sink, dst, "dst");
+    check_layout(sink, src, "src0");
     if (!rules::tgather_cmp_mode_ok(mode)) {
-        reject("LEGAL_TGATHER_CMP_MODE", "", "the comparison form selects with GT or EQ", "GT or EQ",
+        report(sink, "LEGAL_TGATHER_CMP_MODE", "", "the comparison form selects with GT or EQ", "GT or EQ",
                "CmpMode " + std::to_string(static_cast<int>(mode)));
     }
     if (!rules::tgather_cmp_src_dtype_ok(p, src.dtype, mode)) {
-        reject("LEGAL_TGATHER_CMP_SRC_DTYPE", "src0", "element type not compared on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_CMP_SRC_DTYPE", "src0", "element type not compared on " + std::string(p.name),
                p.target == profile::Target::A2A3 ? "f16 or f32 (i32 with EQ)" : "i16, u16, i32, u32, f16 or f32",
                name(src.dtype) + (mode == CmpMode::GT ? " with GT" : " with EQ"));
     }
     if (!rules::tgather_cmp_dst_dtype_ok(dst.dtype)) {
-        reject("LEGAL_TGATHER_CMP_DST_DTYPE", "dst", "gathered indices are 32-bit integers", "i32 or u32",
+        report(sink, "LEGAL_TGATHER_CMP_DST_DTYPE", "dst", "gathered indices are 32-bit integers", "i32 or u32",
                name(dst.dtype));
     }
     if (!rules::tgather_cmp_dst_dtype_ok(cdst.dtype)) {
-        reject("LEGAL_TGATHER_CMP_DST_DTYPE", "cdst", "match counts are 32-bit integers", "i32 or u32",
+        report(sink, "LEGAL_TGATHER_CMP_DST_DTYPE", "cdst", "match counts are 32-bit integers", "i32 or u32",
                name(cdst.dtype));
     }
     if (!rules::tgather_cmp_k_dtype_ok(p, k_value.dtype)) {
-        reject("LEGAL_TGATHER_CMP_K_DTYPE", "k_value", "threshold type not accepted on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_CMP_K_DTYPE", "k_value", "threshold type not accepted on " + std::string(p.name),
                p.target == profile::Target::A2A3 ? "i32 or u32"
                                                  : (p.target == profile::Target::A5 ? "u16 or u32" : "i32, u16 or u32"),
                name(k_value.dtype));
     }
     if (!rules::tgather_tmp_present_ok(p, tmp != nullptr)) {
-        reject("LEGAL_TGATHER_TMP_REQUIRED", "tmp", "the comparison form needs a tmp tile on " + std::string(p.name),
+        report(sink, "LEGAL_TGATHER_TMP_REQUIRED", "tmp", "the comparison form needs a tmp tile on " + std::string(p.name),
                "a tmp tile", "none");
     }
     if (tmp && !rules::tgather_cmp_tmp_size_ok(p, tmp->bytes(), tmp->rows, tmp->cols, src.rows, src.cols,
                                                src.element_bits())) {
         const int64_t needed = int64_t(tmp->rows) * tmp->cols + int64_t(src.rows) * src.cols * 4 +
                                int64_t(src.rows) * src.element_bits() / 8;
-        reject("LEGAL_TGATHER_TMP_SIZE", "tmp",
+        report(sink, "LEGAL_TGATHER_TMP_SIZE", "tmp",
                "tmp holds the comparison bitmap, the candidate indices and the thresholds on " + std::string(p.name),
                "at least " + std::to_string(needed) + " bytes", std::to_string(tmp->bytes()));
     }
-    if (!rules::tgather_cmp_shape_ok(src.valid_rows, src.valid_cols, dst.valid_rows, dst.valid_cols,
+    const bool shapes_known = all_known(src.valid_rows, src.valid_cols, dst.valid_rows, dst.valid_cols, k_value.valid_rows,
+                                        k_value.valid_cols, cdst.valid_rows, cdst.valid_cols);
+    if (shapes_known && !rules::tgather_cmp_shape_ok(src.valid_rows, src.valid_cols, dst.valid_rows, dst.valid_cols,
                                      vector_length(k_value), vector_length(cdst))) {
         const bool dst_small = dst.valid_rows < src.valid_rows || dst.valid_cols < src.valid_cols;
         const bool k_bad = vector_length(k_value) < src.valid_rows;
         const TileDesc& bad = dst_small ? dst : (k_bad ? k_value : cdst);
-        reject("LEGAL_TGATHER_SHAPE", dst_small ? "dst" : (k_bad ? "k_value" : "cdst"),
+        report(sink, "LEGAL_TGATHER_SHAPE", dst_small ? "dst" : (k_bad ? "k_value" : "cdst"),
                dst_small ? "dst needs a row per src row with room for every src column"
                          : "a per-row operand is one row or one column with an element per src row",
                dst_small ? "at least " + shape(src.valid_rows, src.valid_cols) + " valid"
@@ -251,13 +273,11 @@ void validate_compare_form(const profile::Profile& p, const TileDesc& dst, const
     }
 }
 
-}  // namespace
-
 void tgather_index(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, const TileDesc* tmp)
 {
     runtime::InstructionScope scope("TGATHER");
-    const profile::Profile& p = runtime::active_profile();
-    validate_index_form(p, dst, src, indices, tmp);
+    StopAtFirstFinding stop;
+    check_tgather_index(runtime::active_profile(), dst, src, indices, tmp, stop);
     if (dst.valid_rows == 0 || dst.valid_cols == 0) return;
     require_written(src, "src0");
     TileDesc index_read = indices;
@@ -286,7 +306,8 @@ void tgather_index(const TileDesc& dst, const TileDesc& src, const TileDesc& ind
 void tgather_mask(const TileDesc& dst, const TileDesc& src, MaskPattern pattern, GatherAxis axis)
 {
     runtime::InstructionScope scope("TGATHER");
-    validate_mask_form(runtime::active_profile(), dst, src, axis);
+    StopAtFirstFinding stop;
+    check_tgather_mask(runtime::active_profile(), dst, src, axis, stop);
     if (dst.valid_rows == 0 || dst.valid_cols == 0) return;
     require_written(src, "src");
     const gather::MaskSelection keep = gather::selection_of(pattern);
@@ -301,7 +322,8 @@ void tgather_compare(const TileDesc& dst, const TileDesc& src, const TileDesc& k
                      const TileDesc* tmp, CmpMode mode, uint32_t offset)
 {
     runtime::InstructionScope scope("TGATHER");
-    validate_compare_form(runtime::active_profile(), dst, src, k_value, cdst, tmp, mode);
+    StopAtFirstFinding stop;
+    check_tgather_compare(runtime::active_profile(), dst, src, k_value, cdst, tmp, mode, stop);
     if (src.valid_rows == 0) return;
     require_written(src, "src0");
     require_written(vector_prefix(k_value, src.valid_rows), "k_value");

@@ -22,18 +22,12 @@ void mgather(const TileDesc& dst, const GlobalDesc& table, const TileDesc& idx, 
 {
     runtime::InstructionScope scope("MGATHER");
     const profile::Profile& p = runtime::active_profile();
-    const RuleCodes& codes = kGatherCodes;
-
-    if (dst.loc == TileType::Mat) {
-        runtime::fail({codes.location, "", "dst",
-                       "a Mat (L1) destination takes its indices from a GM tensor, not a UB tile",
-                       "a GlobalTensor index", "a UB index tile", ""});
-    }
-    check_table_layout(codes, p, table, rules::gather_table_layout_ok(p, table.layout),
-                       p.target == profile::Target::A5 ? "ND" : "ND or NZ");
-    check_ub_data_tile(codes, p, dst, "dst", table.layout);
-    check_ub_index_tile(codes, p, idx, mode, dst);
-    const TableGeometry geo = check_ub_table(codes, p, table, mode, dst, "table");
+    check_tile_descriptor(dst, "dst");
+    check_tile_descriptor(idx, "idx");
+    check_global_view(table, "table");
+    StopAtFirstFinding stop;
+    check_mgather(p, dst, table, idx, mode, stop);
+    const TableGeometry geo = ub_table_geometry(p, table, dst);
     check_global_reach(table, geo.reach(mode), "table");
     require_written(idx, "idx");
 

@@ -196,22 +196,12 @@ void mscatter(const GlobalDesc& table, const TileDesc& src, const TileDesc& idx,
 {
     runtime::InstructionScope scope("MSCATTER");
     const profile::Profile& p = runtime::active_profile();
-    const RuleCodes& codes = kScatterCodes;
-
-    check_table_layout(codes, p, table, rules::scatter_table_layout_ok(table.layout), "ND");
-    check_ub_data_tile(codes, p, src, "src", table.layout);
-    check_ub_index_tile(codes, p, idx, mode, src);
-    if (!rules::scatter_atomic_dtype_ok(p, atomic, src.dtype)) {
-        static constexpr const char* kOpNames[] = {"None", "Add", "Max", "Min"};
-        runtime::fail({"LEGAL_MSCATTER_ATOMIC_DTYPE", "", "src",
-                       std::string("ScatterAtomicOp::") + kOpNames[static_cast<int>(atomic)] + " does not exist for " +
-                           std::string(dtype_name(src.dtype)) + " on " + std::string(p.name),
-                       atomic == ScatterAtomicOp::Add
-                           ? (p.target == profile::Target::A2A3 ? "i32, u32, f32 or f16" : "i32, u32, f32, f16 or bf16")
-                           : (p.target == profile::Target::A2A3 ? "i32 or f32" : "i32, u32 or f32"),
-                       std::string(dtype_name(src.dtype)), ""});
-    }
-    const TableGeometry geo = check_ub_table(codes, p, table, mode, src, "table");
+    check_tile_descriptor(src, "src");
+    check_tile_descriptor(idx, "idx");
+    check_global_view(table, "table");
+    StopAtFirstFinding stop;
+    check_mscatter(p, table, src, idx, mode, atomic, stop);
+    const TableGeometry geo = ub_table_geometry(p, table, src);
     check_global_reach(table, geo.reach(mode), "table");
     require_written(src, "src");
     require_written(idx, "idx");

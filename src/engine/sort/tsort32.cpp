@@ -5,6 +5,7 @@
 #include <string>
 
 #include <pto/engine/access.hpp>
+#include <pto/engine/legality.hpp>
 #include <pto/profile/rules_sort.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
@@ -15,68 +16,71 @@ namespace pto::engine {
 
 namespace {
 
-[[noreturn]] void reject(const char* code, const char* operand, std::string message, std::string expected,
-                         std::string actual)
+void report(LegalitySink& sink, const char* code, const char* operand, std::string message, std::string expected,
+            std::string actual)
 {
-    runtime::fail({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
+    sink.report({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
 }
 
 std::string name(DType t) { return std::string(dtype_name(t)); }
 
 std::string shape(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
-void check_placement(const TileDesc& t, const char* operand)
+void check_placement(LegalitySink& sink, const TileDesc& t, const char* operand)
 {
     if (!rules::tsort32_location_ok(t.loc)) {
-        reject("LEGAL_TSORT32_LOCATION", operand, "every operand must be a Vec tile", "UB (Vec)",
+        report(sink, "LEGAL_TSORT32_LOCATION", operand, "every operand must be a Vec tile", "UB (Vec)",
                std::string(profile::memory_name(t.loc)));
     }
     if (!rules::tsort32_layout_ok(t.blayout, t.slayout)) {
-        reject("LEGAL_TSORT32_LAYOUT", operand, "every operand must be a plain row-major tile",
+        report(sink, "LEGAL_TSORT32_LAYOUT", operand, "every operand must be a plain row-major tile",
                "row-major, no fractal boxes", t.boxed() ? "a boxed layout" : "column-major");
     }
 }
 
-void validate(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, const TileDesc* tmp)
+}  // namespace
+
+void check_tsort32(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& indices,
+                   const TileDesc* tmp, LegalitySink& sink)
 {
-    const profile::Profile& p = runtime::active_profile();
-    check_placement(dst, "dst");
-    check_placement(src, "src");
-    check_placement(indices, "idx");
-    if (tmp) check_placement(*tmp, "tmp");
+    check_placement(sink, dst, "dst");
+    check_placement(sink, src, "src");
+    check_placement(sink, indices, "idx");
+    if (tmp) check_placement(sink, *tmp, "tmp");
     if (!rules::tsort32_dtype_ok(p, src.dtype)) {
-        reject("LEGAL_TSORT32_DTYPE", "src", "sorts half or float values on " + std::string(p.name), "f16 or f32",
+        report(sink, "LEGAL_TSORT32_DTYPE", "src", "sorts half or float values on " + std::string(p.name), "f16 or f32",
                name(src.dtype));
     }
     if (!rules::tsort32_same_dtype_ok(dst.dtype, src.dtype)) {
-        reject("LEGAL_TSORT32_SAME_DTYPE", "dst", "holds the pairs of src's element type", name(src.dtype),
+        report(sink, "LEGAL_TSORT32_SAME_DTYPE", "dst", "holds the pairs of src's element type", name(src.dtype),
                name(dst.dtype));
     }
     if (tmp && !rules::tsort32_same_dtype_ok(tmp->dtype, src.dtype)) {
-        reject("LEGAL_TSORT32_SAME_DTYPE", "tmp", "pads blocks of src's element type", name(src.dtype),
+        report(sink, "LEGAL_TSORT32_SAME_DTYPE", "tmp", "pads blocks of src's element type", name(src.dtype),
                name(tmp->dtype));
     }
     if (!rules::tsort32_index_dtype_ok(indices.dtype)) {
-        reject("LEGAL_TSORT32_INDEX_DTYPE", "idx", "indices are uint32", "u32", name(indices.dtype));
+        report(sink, "LEGAL_TSORT32_INDEX_DTYPE", "idx", "indices are uint32", "u32", name(indices.dtype));
     }
     const int rows = dst.valid_rows, cols = src.valid_cols;
-    if (!tmp && !rules::tsort32_cols_ok(cols)) {
-        reject("LEGAL_TSORT32_COLS", "src",
+    if (!tmp && known(cols) && !rules::tsort32_cols_ok(cols)) {
+        report(sink, "LEGAL_TSORT32_COLS", "src",
                "without a tmp tile, src's valid columns must be a whole number of 32-element blocks",
                "a multiple of 32", std::to_string(cols));
     }
-    if (tmp && !rules::tsort32_tmp_size_ok(tmp->cols, cols)) {
-        reject("LEGAL_TSORT32_TMP_SIZE", "tmp", "a tmp row holds the row padded to whole 32-element blocks",
+    if (tmp && known(cols) && !rules::tsort32_tmp_size_ok(tmp->cols, cols)) {
+        report(sink, "LEGAL_TSORT32_TMP_SIZE", "tmp", "a tmp row holds the row padded to whole 32-element blocks",
                "at least " + std::to_string((cols + 31) / 32 * 32) + " columns", std::to_string(tmp->cols));
     }
-    if (!rules::tsort32_dst_cols_ok(dst.valid_cols, cols, src.dtype)) {
-        reject("LEGAL_TSORT32_DST_SHAPE", "dst", "a dst row holds an 8-byte (value, index) pair per sorted element",
+    if (all_known(dst.valid_cols, cols) && !rules::tsort32_dst_cols_ok(dst.valid_cols, cols, src.dtype)) {
+        report(sink, "LEGAL_TSORT32_DST_SHAPE", "dst", "a dst row holds an 8-byte (value, index) pair per sorted element",
                "at least " + std::to_string(int64_t(cols) * rules::tsort32_pair_elements(src.dtype)) + " valid columns",
                std::to_string(dst.valid_cols));
     }
-    if (!rules::tsort32_operand_shape_ok(rows, cols, src.valid_rows, indices.valid_rows, indices.valid_cols)) {
+    if (all_known(rows, cols, src.valid_rows, indices.valid_rows, indices.valid_cols) &&
+        !rules::tsort32_operand_shape_ok(rows, cols, src.valid_rows, indices.valid_rows, indices.valid_cols)) {
         const bool src_short = src.valid_rows < rows;
-        reject("LEGAL_TSORT32_SHAPE", src_short ? "src" : "idx",
+        report(sink, "LEGAL_TSORT32_SHAPE", src_short ? "src" : "idx",
                src_short ? "src has fewer valid rows than dst sorts"
                          : "idx must cover the sorted elements, per row or as one shared 1 x C row",
                src_short ? "at least " + std::to_string(rows) + " valid rows"
@@ -85,12 +89,11 @@ void validate(const TileDesc& dst, const TileDesc& src, const TileDesc& indices,
     }
 }
 
-}  // namespace
-
 void tsort32(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, const TileDesc* tmp)
 {
     runtime::InstructionScope scope("TSORT32");
-    validate(dst, src, indices, tmp);
+    StopAtFirstFinding stop;
+    check_tsort32(runtime::active_profile(), dst, src, indices, tmp, stop);
     const int rows = dst.valid_rows, cols = src.valid_cols;
     const bool shared_indices = indices.valid_rows == 1;
 

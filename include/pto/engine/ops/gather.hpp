@@ -1,6 +1,6 @@
 // Engine entry points of TGATHER. Both front doors call these: each validates its operands against
-// the active profile on its own (LEGAL_TGATHER_* diagnostics), then runs the kernel for the element
-// type once. Every operand is a Vec tile; tmp tiles are accepted for the targets that need them and are
+// the active profile on its own (LEGAL_TGATHER_* diagnostics, the check_* functions below), then runs
+// the kernel for the element type once. Every operand is a Vec tile; tmp tiles are accepted for the targets that need them and are
 // neither read nor written.
 #pragma once
 
@@ -8,6 +8,11 @@
 
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/legality.hpp>
+
+namespace pto::profile {
+struct Profile;
+}
 
 namespace pto::engine {
 
@@ -35,5 +40,15 @@ void tgather_mask(const TileDesc& dst, const TileDesc& src, MaskPattern pattern,
 // except on A2/A3.
 void tgather_compare(const TileDesc& dst, const TileDesc& src, const TileDesc& k_value, const TileDesc& cdst,
                      const TileDesc* tmp, CmpMode mode, uint32_t offset);
+
+// The operand rules of each form on profile `p`, read from the descriptors alone (data pointers and
+// data are not touched; kUnknownExtent valid extents skip the rules that read them). Every broken rule
+// goes to `sink`.
+void check_tgather_index(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& indices,
+                         const TileDesc* tmp, LegalitySink& sink);
+void check_tgather_mask(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, GatherAxis axis,
+                        LegalitySink& sink);
+void check_tgather_compare(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& k_value,
+                           const TileDesc& cdst, const TileDesc* tmp, CmpMode mode, LegalitySink& sink);
 
 }  // namespace pto::engine

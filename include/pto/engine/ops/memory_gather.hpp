@@ -7,6 +7,11 @@
 
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/legality.hpp>
+
+namespace pto::profile {
+struct Profile;
+}
 
 namespace pto::engine {
 
@@ -29,5 +34,15 @@ void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& 
 // Colliding plain stores resolve by `conflict`; atomic operations combine in source order.
 void mscatter(const GlobalDesc& table, const TileDesc& src, const TileDesc& idx, Coalesce mode,
               ScatterAtomicOp atomic, ScatterOOB oob, ScatterConflict conflict);
+
+// The operand rules of each form on profile `p`, read from the descriptors alone: data pointers are not
+// followed, and kUnknownExtent valid extents, view extents and strides skip the rules that read them.
+// Every broken rule goes to `sink`. `scratch` is null for the three-operand GM -> L1 form.
+void check_mgather(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& table, const TileDesc& idx,
+                   Coalesce mode, LegalitySink& sink);
+void check_mgather_l1(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& idx,
+                      const GlobalDesc* scratch, Coalesce mode, GatherExec exec, LegalitySink& sink);
+void check_mscatter(const profile::Profile& p, const GlobalDesc& table, const TileDesc& src, const TileDesc& idx,
+                    Coalesce mode, ScatterAtomicOp atomic, LegalitySink& sink);
 
 }  // namespace pto::engine

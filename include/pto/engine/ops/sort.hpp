@@ -4,6 +4,11 @@
 #pragma once
 
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/legality.hpp>
+
+namespace pto::profile {
+struct Profile;
+}
 
 namespace pto::engine {
 
@@ -18,5 +23,10 @@ namespace pto::engine {
 // u32 index] (4 dst elements). Only pairs of valid elements are written. `tmp` may be null; it is
 // neither read nor written.
 void tsort32(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, const TileDesc* tmp);
+
+// The operand rules of TSORT32 on profile `p`, read from the descriptors alone (kUnknownExtent valid
+// extents skip the rules that read them); every broken rule goes to `sink`.
+void check_tsort32(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& indices,
+                   const TileDesc* tmp, LegalitySink& sink);
 
 }  // namespace pto::engine

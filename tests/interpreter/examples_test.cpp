@@ -5,11 +5,11 @@
 namespace pto::as::testing {
 namespace {
 
-TEST(Examples, VectorAdd)
+// Runs a vector-add program (c = a + b over n x 256 f32) on random data and checks every element.
+void expect_vector_add(const std::string& path, std::size_t n, uint32_t seed)
 {
-    const ParseResult parsed = parse_ok(read_text(example_path("vector_add.pto")), "vector_add.pto");
-    const std::size_t n = 64;
-    auto a = random_vector<float>(n * 256, 1), b = random_vector<float>(n * 256, 2);
+    const ParseResult parsed = parse_ok(read_text(path), path);
+    auto a = random_vector<float>(n * 256, seed), b = random_vector<float>(n * 256, seed + 1);
     std::vector<float> c(n * 256, 0.0f);
     const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", c), scalar_arg("n", double(n))},
                             checked_run());
@@ -17,11 +17,7 @@ TEST(Examples, VectorAdd)
     for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
 }
 
-}  // namespace
-}  // namespace pto::as::testing
-
-namespace pto::as::testing {
-namespace {
+TEST(Examples, VectorAdd) { expect_vector_add(example_path("vector_add.pto"), 64, 1); }
 
 TEST(Examples, EmbeddingLookupWithMgather)
 {
@@ -81,12 +77,6 @@ TEST(Examples, MultiTileLoopWithRuntimeShape)
     }
 }
 
-}  // namespace
-}  // namespace pto::as::testing
-
-namespace pto::as::testing {
-namespace {
-
 TEST(Examples, FrontEndVectorAddInAllThreeForms)
 {
     for (const char* name : {"vector_add_asm.pto", "vector_add_dps.pto", "vector_add_ssa.pto"}) {
@@ -100,23 +90,9 @@ TEST(Examples, FrontEndVectorAddInAllThreeForms)
     }
 }
 
-}  // namespace
-}  // namespace pto::as::testing
-
-namespace pto::as::testing {
-namespace {
-
 TEST(Examples, VectorAddInMlirGenericForm)
 {
-    const std::string path = std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/vector_add_generic.pto";
-    const ParseResult parsed = parse_ok(read_text(path), "vector_add_generic.pto");
-    const std::size_t n = 48;
-    auto a = random_vector<float>(n * 256, 31), b = random_vector<float>(n * 256, 32);
-    std::vector<float> c(n * 256, 0.0f);
-    const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", c), scalar_arg("n", double(n))},
-                            checked_run());
-    ASSERT_TRUE(r.ok()) << format_all(r);
-    for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+    expect_vector_add(std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/vector_add_generic.pto", 48, 31);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything (library, tests, examples, benchmarks) and runs every test.
+# Builds everything (library, tests, examples, benchmarks), runs every test, then fuzzes the PTO-AS
+# front end briefly (FUZZ_SECONDS, default 60; 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -7,3 +8,6 @@ build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPTOSIM_BUILD_TESTS=ON -DPTOSIM_BUILD_EXAMPLES=ON -DPTOSIM_BUILD_BENCH=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" -j"$(nproc)" --output-on-failure
+if [ "${FUZZ_SECONDS:-60}" -gt 0 ]; then
+  scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+fi

@@ -18,11 +18,12 @@ namespace {
 
 using namespace pto::as;
 
-[[noreturn]] void round_trip_failure(std::string_view what, const std::string& printed, std::string_view detail)
+[[noreturn]] void round_trip_failure(Form form, std::string_view what, const std::string& printed, std::string_view detail)
 {
-    std::fprintf(stderr, "pto_as_fuzzer: round trip broken: %.*s\n%.*s\n--- printed text ---\n%s\n",
-                 static_cast<int>(what.size()), what.data(), static_cast<int>(detail.size()), detail.data(),
-                 printed.c_str());
+    static constexpr const char* kFormNames[] = {"preserve", "asm", "ssa", "dps"};
+    std::fprintf(stderr, "pto_as_fuzzer: round trip broken (--form %s): %.*s\n%.*s\n--- printed text ---\n%s\n",
+                 kFormNames[static_cast<int>(form)], static_cast<int>(what.size()), what.data(),
+                 static_cast<int>(detail.size()), detail.data(), printed.c_str());
     std::abort();
 }
 
@@ -41,11 +42,11 @@ void check_round_trip(const Module& module)
         const bool exact = form == Form::Preserve;
         const std::string printed = print(module, form);
         const ParseResult again = parse(printed, "printed.pto");
-        if (!again.ok()) round_trip_failure("the printed text does not parse", printed, diagnostics_text(again));
+        if (!again.ok()) round_trip_failure(form, "the printed text does not parse", printed, diagnostics_text(again));
         if (auto difference = first_difference(module, again.module, exact))
-            round_trip_failure("the printed text parses to a different module", printed, *difference);
+            round_trip_failure(form, "the printed text parses to a different module", printed, *difference);
         if (exact && print(again.module, form) != printed)
-            round_trip_failure("the reparsed module prints differently", printed, "");
+            round_trip_failure(form, "the reparsed module prints differently", printed, "");
     }
 }
 

@@ -141,5 +141,17 @@ TEST(Robustness, PoisonedNameDefinedInARegionStaysInIt)
         EXPECT_FALSE(op->result(0) && op->result(0)->name == "w") << "%w used the value defined inside scf.if";
 }
 
+// An operation that is not a tile instruction but was written with ins/outs keeps that spelling in
+// every form: printed positionally it lost its destinations, and read back as a different module.
+TEST(Robustness, NonInstructionWithOutsKeepsThemInEveryForm)
+{
+    const std::string source = testing::in_function(R"(
+  arith.divf outs(%t : !pto.tile_buf<vec, 16x16xf32>)
+  %y = arith.negf ins(%x : f32) outs(%t : !pto.tile_buf<vec, 16x16xf32>) -> f32)", "%t: !pto.tile_buf<vec, 16x16xf32>, %x: f32");
+    ParseResult result = testing::parse_clean(source);
+    ASSERT_TRUE(result.ok());
+    expect_round_trip(result.module, source);
+}
+
 }  // namespace
 }  // namespace pto::as

@@ -792,7 +792,7 @@ private:
 
     void section(const Operation& op)
     {
-        out_ += op.name + " ";
+        out_ += name_in(op, choose_form(op)) + " ";  // `section.cube` as written, in the preserved form
         region(*op.regions.at(0), false);
         attributes(op.attributes);
     }

@@ -42,7 +42,8 @@ bool well_formed(const Diagnostic& d)
     return d.code.rfind("PARSE_", 0) == 0 && !d.message.empty() && !d.expected.empty() && !d.actual.empty();
 }
 
-// Every form prints text that parses back to the same module (exactly, for the preserved form).
+// Every form prints text that parses back to the same module (exactly, for the preserved form),
+// which prints the same text again.
 void expect_round_trip(const Module& module, const std::string& source)
 {
     for (Form form : {Form::Preserve, Form::Asm, Form::SSA, Form::DPS}) {
@@ -51,6 +52,7 @@ void expect_round_trip(const Module& module, const std::string& source)
         ASSERT_TRUE(again.ok()) << diagnostics_text(again.diagnostics) << "input:\n" << source << "\nprinted:\n" << printed;
         auto difference = first_difference(module, again.module, form == Form::Preserve);
         ASSERT_FALSE(difference) << *difference << "\ninput:\n" << source;
+        ASSERT_EQ(print(again.module, form), printed) << "input:\n" << source;
     }
 }
 
@@ -150,6 +152,17 @@ TEST(Robustness, NonInstructionWithOutsKeepsThemInEveryForm)
   %y = arith.negf ins(%x : f32) outs(%t : !pto.tile_buf<vec, 16x16xf32>) -> f32)", "%t: !pto.tile_buf<vec, 16x16xf32>, %x: f32");
     ParseResult result = testing::parse_clean(source);
     ASSERT_TRUE(result.ok());
+    expect_round_trip(result.module, source);
+}
+
+// A section written without its dialect prefix prints as written: the printer used to add `pto.`,
+// so the preserved form read back with another spelling.
+TEST(Robustness, SectionWithoutDialectPrefixPrintsAsWritten)
+{
+    const std::string source = testing::in_function("  section.vector {\n  }");
+    ParseResult result = testing::parse_clean(source);
+    ASSERT_TRUE(result.ok());
+    EXPECT_NE(print(result.module, Form::Preserve).find("  section.vector {"), std::string::npos) << print(result.module);
     expect_round_trip(result.module, source);
 }
 

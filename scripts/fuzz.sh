@@ -39,7 +39,7 @@ cmake --build "$build" -j"$(nproc)" --target pto_as_fuzzer
 corpus="$build/corpus"
 mkdir -p "$corpus" "$build/artifacts"
 for seed in examples/pto/*.pto tests/asm/programs/*.pto tests/asm/fuzz_regressions/*.pto; do
-  [ -e "$seed" ] && cp "$seed" "$corpus/$(echo "$seed" | tr / _)"  # two folders hold a multi_tile_loop.pto
+  if [ -e "$seed" ]; then cp "$seed" "$corpus/$(echo "$seed" | tr / _)"; fi  # two folders hold a multi_tile_loop.pto
 done
 
 "$build"/fuzz/pto_as_fuzzer "$corpus" -dict=fuzz/pto_as.dict -max_total_time="$seconds" \

@@ -105,11 +105,9 @@ bool Parser::define(const std::string& key, Value* value, SourceLocation loc)
 {
     for (auto& scope : scopes_) {
         auto it = scope.find(key);
-        if (it == scope.end()) continue;
-        if (!it->second) {  // poisoned by an earlier error: quietly take the name over
-            it->second = value;
-            return true;
-        }
+        // A name poisoned by an earlier error is taken over quietly, in the innermost scope below:
+        // an outer scope must never point into a region that closes (or is discarded) before it.
+        if (it == scope.end() || !it->second) continue;
         SourceLocation first = it->second->loc;
         return error(codes::kDuplicateValue, loc, "redefinition of %" + key, "a name not yet defined in scope",
                      "%" + key + " already defined at " + std::to_string(first.line) + ":" +

@@ -473,12 +473,14 @@ private:
     {
         OpForm spelled = op.spelling.form;
         if (form_ == Form::Preserve || form_ == Form::Generic) return spelled;
-        if (op.name == "func.return") return OpForm::Asm;  // MLIR's own short `return`
-        if (op.name.rfind("pto.", 0) != 0 || has_fixed_spelling(op.name)) return OpForm::SSA;
         OpForm target = form_ == Form::Asm ? OpForm::Asm : form_ == Form::SSA ? OpForm::SSA : OpForm::DPS;
         if (is_tile_instruction(op.name)) return target == spelled || rewritable(op, target) ? target : spelled;
-        // Other pto operations (synchronization, vector) only gain or lose the dialect prefix.
+        // Any other operation written with ins/outs keeps them: no other spelling of it can say
+        // which operands are destinations.
         if (spelled == OpForm::DPS) return spelled;
+        if (op.name == "func.return") return OpForm::Asm;  // MLIR's own short `return`
+        if (op.name.rfind("pto.", 0) != 0 || has_fixed_spelling(op.name)) return OpForm::SSA;
+        // Other pto operations (synchronization, vector) only gain or lose the dialect prefix.
         return form_ == Form::Asm && has_asm_spelling(op.name) ? OpForm::Asm : OpForm::SSA;
     }
 
@@ -814,7 +816,7 @@ private:
 
     void section(const Operation& op)
     {
-        out_ += op.name + " ";
+        out_ += name_in(op, choose_form(op)) + " ";  // `section.cube` as written, in the preserved form
         region(*op.regions.at(0), false);
         attributes(op.attributes);
     }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Fuzzes the PTO-AS front end (parser, verifier, printer round trip) for SECONDS (default 60) with
+# libFuzzer, AddressSanitizer and UBSan. Fails on any crash, leak, timeout or out-of-memory; the
+# input that caused it is left in build-fuzz/artifacts/.
+#   scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+scripts/deps.sh
+build=${FUZZ_BUILD_DIR:-build-fuzz}
+
+# libFuzzer's runtime ships apart from clang on Debian (libclang-rt-<major>-dev).
+fuzzer_runtime_works() {
+  local probe
+  probe=$(mktemp -d)
+  printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$probe/probe.cpp"
+  clang++ -fsanitize=fuzzer "$probe/probe.cpp" -o "$probe/probe" 2>/dev/null
+  local status=$?
+  rm -rf "$probe"
+  return $status
+}
+if ! fuzzer_runtime_works; then
+  package="libclang-rt-$(clang++ -dumpversion | cut -d. -f1)-dev"
+  echo "ptosim: installing $package" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "$package" >/dev/null
+fi
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DPTOSIM_BUILD_FUZZ=ON -DPTOSIM_BUILD_TESTS=OFF -DPTOSIM_BUILD_EXAMPLES=OFF -DPTOSIM_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" --target pto_as_fuzzer
+
+# The seeds are the example and test programs; the fuzzer grows its own copy of them.
+corpus="$build/corpus"
+mkdir -p "$corpus" "$build/artifacts"
+for seed in examples/pto/*.pto tests/asm/programs/*.pto tests/asm/fuzz_regressions/*.pto; do
+  if [ -e "$seed" ]; then cp "$seed" "$corpus/$(echo "$seed" | tr / _)"; fi  # two folders hold a multi_tile_loop.pto
+done
+
+"$build"/fuzz/pto_as_fuzzer "$corpus" -dict=fuzz/pto_as.dict -max_total_time="$seconds" \
+  -rss_limit_mb=2048 -timeout=10 -max_len=8192 -print_final_stats=1 \
+  -artifact_prefix="$build/artifacts/"

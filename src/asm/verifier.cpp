@@ -118,6 +118,10 @@ private:
             return;
         }
         if (info->cls == OpClass::Tile) return verify_instruction(op, *info);
+        // Only a tile instruction writes into destinations it is given; any other operation defines results.
+        if (op.num_outputs > 0)
+            error(codes::kDestinations, op, "only tile instructions take destinations", "results, no outs(...)",
+                  std::to_string(op.num_outputs) + " destination" + (op.num_outputs == 1 ? "" : "s"));
         const std::size_t n = op.operands.size();
         if (n < info->min_inputs || n > info->max_inputs)
             error(codes::kOperandCount, op, "wrong number of operands",

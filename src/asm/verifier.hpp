@@ -27,6 +27,7 @@ inline constexpr std::string_view kUseBeforeDef = "STRUCT_USE_BEFORE_DEF";
 inline constexpr std::string_view kTerminator = "STRUCT_TERMINATOR";
 inline constexpr std::string_view kYieldCount = "STRUCT_YIELD_COUNT";
 inline constexpr std::string_view kUnknownCallee = "STRUCT_UNKNOWN_CALLEE";
+inline constexpr std::string_view kDestinations = "STRUCT_DESTINATIONS";
 }  // namespace codes
 
 // Every problem found, each with the operation's file:line:col; empty when the module is valid. The

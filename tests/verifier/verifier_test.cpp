@@ -108,6 +108,13 @@ TEST(Verifier, UnknownCallee)
     expect_one(verify_text("func.func @f() {\n  func.call @nowhere() : () -> ()\n  return\n}"), codes::kUnknownCallee, "2:3");
 }
 
+// ins/outs parse on any operation, but only a tile instruction has destinations (found by the fuzzer).
+TEST(Verifier, DestinationsOnlyOnTileInstructions)
+{
+    expect_one(verify_text("func.func @f(%x: f32) -> f32 {\n  %y = arith.negf outs(%x : f32) -> f32\n  return %y : f32\n}"),
+               "STRUCT_DESTINATIONS", "2:8");  // ops with results are located at their name
+}
+
 TEST(Verifier, SeveralDiagnosticsInOneRun)
 {
     const auto ds = verify_text("func.func @f() {\n  %t = pto.alloc_tile : " + kT + "\n  pto.tfoo ins(%t : " + kT + ") outs(%t : " + kT +

@@ -830,6 +830,8 @@ private:
         const std::string& n = op.name;
         if (!has_dialect_prefix(n)) return false;  // `"foo.bar"` would read back as pto.foo.bar
         if (!is_bare_identifier(n)) return false;  // only the quoted name can carry other characters
+        // Destinations of an operation other than a tile instruction: only segment sizes can say which.
+        if (op.num_outputs > 0 && !is_tile_instruction(n)) return false;
         auto only_attribute = [&](std::string_view name) {
             return op.attributes.size() == 1 && op.attributes[0].name == name;
         };

@@ -389,7 +389,9 @@ private:
     }
 
     // `entry_args_declared`: the parent operation names the entry block's arguments itself.
-    void region(const Region& r, bool entry_args_declared)
+    // `generic`: the region of an operation in generic form, whose entry label the parser drops (it only
+    // carries the arguments), so it is printed as the canonical `^bb0` or not at all.
+    void region(const Region& r, bool entry_args_declared, bool generic = false)
     {
         out_ += "{\n";
         ++indent_;
@@ -397,9 +399,10 @@ private:
             const Block& block = *r.blocks[b];
             // An entry block whose arguments no parent declares needs a label to carry them.
             bool undeclared_arguments = b == 0 && !entry_args_declared && !block.arguments.empty();
-            if (!block.label.empty() || undeclared_arguments) {
+            const std::string label = b == 0 && generic ? std::string() : block.label;
+            if (!label.empty() || undeclared_arguments) {
                 out_.append(static_cast<std::size_t>(indent_ - 1) * 2, ' ');
-                out_ += "^" + (block.label.empty() ? std::string("bb0") : block.label);
+                out_ += "^" + (label.empty() ? std::string("bb0") : label);
                 if (!block.arguments.empty() && !(b == 0 && entry_args_declared)) {
                     out_ += "(";
                     for (std::size_t i = 0; i < block.arguments.size(); ++i) {
@@ -942,7 +945,7 @@ private:
             out_ += " (";
             for (std::size_t i = 0; i < op.regions.size(); ++i) {
                 if (i) out_ += ", ";
-                region(*op.regions[i], /*entry_args_declared=*/false);
+                region(*op.regions[i], /*entry_args_declared=*/false, /*generic=*/true);
             }
             out_ += ")";
         }
@@ -992,7 +995,7 @@ private:
         out_ += ", sym_name = " + quote_string(f.name);
         if (!f.visibility.empty()) out_ += ", sym_visibility = " + quote_string(f.visibility);
         out_ += "}> (";
-        if (f.body) region(*f.body, /*entry_args_declared=*/false);
+        if (f.body) region(*f.body, /*entry_args_declared=*/false, /*generic=*/true);
         out_ += ")";
         if (!f.attributes.empty()) {
             out_ += " ";

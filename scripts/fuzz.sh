@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the PTO-AS front end (parser, verifier, printer round trip) for SECONDS (default 60) with
 # libFuzzer, AddressSanitizer and UBSan. Fails on any crash, leak, timeout or out-of-memory; the
-# input that caused it is left in build-fuzz/artifacts/.
+# input that caused it is left in build-fuzz/artifacts/. FUZZ_SEED and FUZZ_RUNS (default: random seed,
+# no limit) make a run repeatable: the same seed and number of inputs replay the same run.
 #   scripts/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,11 +38,13 @@ cmake --build "$build" -j"$(nproc)" --target pto_as_fuzzer
 
 # The seeds are the example and test programs; the fuzzer grows its own copy of them.
 corpus="$build/corpus"
+[ "${FUZZ_SEED:-0}" != 0 ] && rm -rf "$corpus"  # a replay starts from the seeds alone
 mkdir -p "$corpus" "$build/artifacts"
 for seed in examples/pto/*.pto tests/asm/programs/*.pto tests/asm/fuzz_regressions/*.pto; do
   if [ -e "$seed" ]; then cp "$seed" "$corpus/$(echo "$seed" | tr / _)"; fi  # two folders hold a multi_tile_loop.pto
 done
 
 "$build"/fuzz/pto_as_fuzzer "$corpus" -dict=fuzz/pto_as.dict -max_total_time="$seconds" \
+  -seed="${FUZZ_SEED:-0}" -runs="${FUZZ_RUNS:--1}" \
   -rss_limit_mb=2048 -timeout=10 -max_len=8192 -print_final_stats=1 \
   -artifact_prefix="$build/artifacts/"

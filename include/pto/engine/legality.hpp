@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include <pto/runtime/diagnostic.hpp>
 
@@ -16,6 +18,13 @@ public:
 protected:
     ~LegalitySink() = default;
 };
+
+// One finding of an operand check; the instruction is named by the caller's scope or the verifier.
+inline void report(LegalitySink& sink, const char* code, const char* operand, std::string message, std::string expected,
+                   std::string actual)
+{
+    sink.report({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
+}
 
 // The engine's sink: the first finding stops the run (runtime::fail).
 class StopAtFirstFinding final : public LegalitySink {

@@ -15,12 +15,6 @@ namespace pto::engine {
 
 namespace {
 
-void report(LegalitySink& sink, const char* code, const char* operand, std::string message, std::string expected,
-            std::string actual)
-{
-    sink.report({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
-}
-
 std::string shape(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
 void check_placement(LegalitySink& sink, const TileDesc& t, const char* operand)

@@ -25,12 +25,6 @@ namespace {
     runtime::fail({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
 }
 
-void report(LegalitySink& sink, const char* code, const char* operand, std::string message, std::string expected,
-            std::string actual)
-{
-    sink.report({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
-}
-
 std::string name(DType t) { return std::string(dtype_name(t)); }
 std::string shape(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 std::string position(int r, int c)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ptosim builds with, if any is missing.
+# Installs the Debian packages ptosim builds with, and any named as arguments, if one is missing.
+#   scripts/deps.sh [PACKAGE...]
 set -euo pipefail
 
-packages=(cmake ninja-build g++ clang libgtest-dev libbenchmark-dev libhwy-dev libcli11-dev)
+packages=(cmake ninja-build g++ clang libgtest-dev libbenchmark-dev libhwy-dev libcli11-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

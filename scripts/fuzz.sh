@@ -11,24 +11,7 @@ scripts/deps.sh
 build=${FUZZ_BUILD_DIR:-build-fuzz}
 
 # libFuzzer's runtime ships apart from clang on Debian (libclang-rt-<major>-dev).
-fuzzer_runtime_works() {
-  local probe
-  probe=$(mktemp -d)
-  printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$probe/probe.cpp"
-  clang++ -fsanitize=fuzzer "$probe/probe.cpp" -o "$probe/probe" 2>/dev/null
-  local status=$?
-  rm -rf "$probe"
-  return $status
-}
-if ! fuzzer_runtime_works; then
-  package="libclang-rt-$(clang++ -dumpversion | cut -d. -f1)-dev"
-  echo "ptosim: installing $package" >&2
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq "$package" >/dev/null
-fi
+scripts/deps.sh "libclang-rt-$(clang++ -dumpversion | cut -d. -f1)-dev"
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

@@ -218,6 +218,12 @@ private:
         if (!ok) error(code, op, std::move(what) + " on " + std::string(profile_.name), std::move(expected), std::move(actual));
     }
 
+    // The descriptor of the i-th of a list of operand types, if there is one and it is a tile.
+    static std::optional<engine::TileDesc> tile(const std::vector<Type>& types, std::size_t i)
+    {
+        return i < types.size() ? tile_descriptor(types[i]) : std::nullopt;
+    }
+
     // The engine's findings on one operation, located at it.
     class FindingsAt final : public engine::LegalitySink {
     public:
@@ -237,7 +243,6 @@ private:
     void check_engine_rules(const Operation& op, const OpInfo& info, const std::vector<Type>& in, const std::vector<Type>& out)
     {
         using engine::Instr;
-        auto tile = [](const std::vector<Type>& v, std::size_t i) { return i < v.size() ? tile_descriptor(v[i]) : std::nullopt; };
         FindingsAt findings(*this, op);
         const auto& p = profile_;
         switch (*info.instr) {
@@ -307,7 +312,6 @@ private:
     {
         const engine::Instr instr = *info.instr;
         using engine::Instr;
-        auto tile = [](const std::vector<Type>& v, std::size_t i) { return i < v.size() ? tile_descriptor(v[i]) : std::nullopt; };
         const auto& p = profile_;
         switch (instr) {
             case Instr::TADD: case Instr::TSUB: case Instr::TMUL: case Instr::TDIV: {

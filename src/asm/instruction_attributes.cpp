@@ -54,12 +54,7 @@ engine::TileDesc scalar_threshold_tile(const profile::Profile& p, const engine::
 {
     engine::TileDesc k = src;
     k.data = nullptr;
-    k.dtype = engine::DType::I32;
-    for (engine::DType t : {engine::DType::I32, engine::DType::U32})
-        if (rules::tgather_cmp_k_dtype_ok(p, t)) {
-            k.dtype = t;
-            break;
-        }
+    k.dtype = rules::tgather_cmp_k_dtype_ok(p, engine::DType::I32) ? engine::DType::I32 : engine::DType::U32;
     k.rows = 1;
     k.cols = (src.rows + 7) / 8 * 8;
     k.valid_rows = 1;

@@ -138,7 +138,7 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
                         runtime::fail({"RUN_TGATHER_THRESHOLD", "TGATHER", "k_value", "the scalar threshold does not fit the threshold type on " +
                                        std::string(runtime::active_profile().name), "a value of " + std::string(engine::dtype_name(kt_tile.dtype)),
                                        std::to_string(k), ""});
-                    for (int r = 0; r < kt_tile.valid_cols; ++r)
+                    for (int r = 1; r < kt_tile.valid_cols; ++r)  // element 0 is written above
                         numeric::from_double(kt_tile.dtype, kt_tile.data, std::size_t(r), k, RoundMode::CAST_RINT, SaturationMode::ON);
                     runtime::mark_written(kt_tile.data, std::size_t(kt_tile.bytes()));
                     engine::tgather_compare(s[out[0]].tile, s[in[0]].tile, kt_tile, s[out[1]].tile,

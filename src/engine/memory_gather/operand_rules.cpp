@@ -1,10 +1,9 @@
 #include "operand_rules.hpp"
 
-#include <pto/engine/ops/memory_gather.hpp>
-
 #include <pto/engine/dtype.hpp>
-#include <pto/profile/rules_memory_gather.hpp>
 #include <pto/engine/legality.hpp>
+#include <pto/engine/ops/memory_gather.hpp>
+#include <pto/profile/rules_memory_gather.hpp>
 #include <pto/runtime/diagnostic.hpp>
 
 #include <string>
@@ -45,7 +44,6 @@ inline constexpr RuleCodes kScatterCodes{
     "LEGAL_MSCATTER_VALID_SHAPE",  "LEGAL_MSCATTER_TABLE_WIDTH",  "LEGAL_MSCATTER_TABLE_STRIDE",
     "LEGAL_MSCATTER_NZ_SHAPE",
 };
-
 
 std::string layout_text(BLayout b, SLayout s, int fractal_bytes)
 {

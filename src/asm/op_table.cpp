@@ -1,7 +1,10 @@
 #include "asm/op_table.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "asm/ir.hpp"
 
@@ -10,35 +13,25 @@ namespace pto::as {
 namespace {
 
 using K = OperandKind;
-using engine::Instr;
 
 constexpr std::array<K, 1> kTile{K::Tile};
 constexpr std::array<K, 1> kView{K::View};
 constexpr std::array<K, 1> kScalar{K::Scalar};
 constexpr std::array<K, 1> kAny{K::Any};
 constexpr std::array<K, 2> kTileScalar{K::Tile, K::Scalar};
-constexpr std::array<K, 3> kGatherInputs{K::Tile, K::Any, K::Tile};
-constexpr std::array<K, 3> kTableInputs{K::View, K::Any, K::View};
 
 constexpr OpInfo other(std::string_view key, OpClass cls, uint8_t min_inputs, uint8_t max_inputs, std::span<const K> kinds)
 {
-    return {key, cls, std::nullopt, min_inputs, max_inputs, kinds, 0, 0, {}, std::nullopt};
+    return {key, cls, min_inputs, max_inputs, kinds};
 }
 constexpr OpInfo arith(std::string_view key, uint8_t inputs) { return other(key, OpClass::Arith, inputs, inputs, kScalar); }
 constexpr OpInfo control(std::string_view key, uint8_t min_inputs, uint8_t max_inputs)
 {
     return other(key, OpClass::Control, min_inputs, max_inputs, kAny);
 }
-constexpr OpInfo tile(std::string_view key, Instr instr, uint8_t min_in, uint8_t max_in, std::span<const K> in,
-                      uint8_t min_dst, uint8_t max_dst, std::span<const K> dst,
-                      std::optional<Coalesce> coalesce = std::nullopt)
-{
-    return {key, OpClass::Tile, instr, min_in, max_in, in, min_dst, max_dst, dst, coalesce};
-}
-
 constexpr uint8_t kMany = 255;
 
-const OpInfo kOps[] = {
+const OpInfo kOtherOps[] = {
     // arith: scalars of index, integer and float types.
     arith("arith.constant", 0),
     arith("arith.addi", 2), arith("arith.subi", 2), arith("arith.muli", 2),
@@ -80,44 +73,62 @@ const OpInfo kOps[] = {
     // Sections run their region in place: one sequential core plays both the cube and the vector core.
     other("pto.section.cube", OpClass::Section, 0, 0, kAny),
     other("pto.section.vector", OpClass::Section, 0, 0, kAny),
-    // Tile instructions, keyed by ISA mnemonic. TASSIGN takes the tile and a byte offset; which of
-    // the two is the destination depends on the spelling, so both layouts are accepted.
-    tile("TASSIGN", Instr::TASSIGN, 1, 2, kTileScalar, 0, 1, kTile),
-    tile("TLOAD", Instr::TLOAD, 1, 1, kView, 1, 1, kTile),
-    tile("TSTORE", Instr::TSTORE, 1, 1, kTile, 1, 1, kView),
-    tile("TMOV", Instr::TMOV, 1, 1, kTile, 1, 1, kTile),
-    tile("TADD", Instr::TADD, 2, 2, kTile, 1, 1, kTile),
-    tile("TSUB", Instr::TSUB, 2, 2, kTile, 1, 1, kTile),
-    tile("TMUL", Instr::TMUL, 2, 2, kTile, 1, 1, kTile),
-    tile("TDIV", Instr::TDIV, 2, 2, kTile, 1, 1, kTile),
-    // Index form (src, indices[, tmp]) -> dst; mask form (src) -> dst; comparison form
-    // (src, k[, tmp]) -> (dst, count).
-    tile("TGATHER", Instr::TGATHER, 1, 3, kGatherInputs, 1, 2, kTile),
-    tile("TSORT32", Instr::TSORT32, 2, 3, kTile, 1, 1, kTile),
-    tile("TCOLEXPAND", Instr::TCOLEXPAND, 1, 1, kTile, 1, 1, kTile),
-    // MGATHER: (table, index tile) -> UB tile, or (table, index view[, scratch view]) -> L1 tile.
-    tile("MGATHER", Instr::MGATHER, 2, 3, kTableInputs, 1, 1, kTile),
-    tile("MGATHER_ROW", Instr::MGATHER, 2, 3, kTableInputs, 1, 1, kTile, Coalesce::Row),
-    tile("MGATHER_ELEM", Instr::MGATHER, 2, 3, kTableInputs, 1, 1, kTile, Coalesce::Elem),
-    tile("MSCATTER", Instr::MSCATTER, 2, 2, kTile, 1, 1, kView),
-    tile("MSCATTER_ROW", Instr::MSCATTER, 2, 2, kTile, 1, 1, kView, Coalesce::Row),
-    tile("MSCATTER_ELEM", Instr::MSCATTER, 2, 2, kTile, 1, 1, kView, Coalesce::Elem),
 };
+
+// A tile instruction's row: its definition (under an alias, if given) and the operand counts its forms
+// allow.
+OpInfo instruction_row(const engine::InstrDef& def, const engine::Alias* alias)
+{
+    OpInfo info{alias ? alias->mnemonic : def.mnemonic, OpClass::Tile};
+    info.instruction = &def;
+    info.alias = alias;
+    info.min_inputs = info.min_dests = UINT8_MAX;
+    for (const engine::Form& form : def.forms) {
+        std::size_t required = 0;
+        for (const engine::OperandSpec& s : form.sources) required += s.optional ? 0 : 1;
+        info.min_inputs = uint8_t(std::min<std::size_t>(info.min_inputs, required));
+        info.max_inputs = uint8_t(std::max<std::size_t>(info.max_inputs, form.sources.size()));
+        info.min_dests = uint8_t(std::min<std::size_t>(info.min_dests, form.destinations.size()));
+        info.max_dests = uint8_t(std::max<std::size_t>(info.max_dests, form.destinations.size()));
+    }
+    return info;
+}
+
+// Every row (the fixed ones, then those the instruction definitions give) and two indexes into them,
+// built once.
+struct Table {
+    std::vector<OpInfo> rows;
+    std::unordered_map<std::string_view, const OpInfo*> by_name;      // operations that are no instruction
+    std::unordered_map<std::string_view, const OpInfo*> by_mnemonic;  // tile instructions
+
+    Table() : rows(std::begin(kOtherOps), std::end(kOtherOps))
+    {
+        for (const engine::InstrDef* def : engine::instruction_definitions()) {
+            rows.push_back(instruction_row(*def, nullptr));
+            for (const engine::Alias& alias : def->aliases) rows.push_back(instruction_row(*def, &alias));
+        }
+        for (const OpInfo& info : rows) (info.cls == OpClass::Tile ? by_mnemonic : by_name).emplace(info.key, &info);
+    }
+};
+
+const Table& table()
+{
+    static const Table t;
+    return t;
+}
 
 }  // namespace
 
 const OpInfo* find_op(std::string_view op_name)
 {
-    for (const OpInfo& info : kOps)
-        if (info.cls != OpClass::Tile && info.key == op_name) return &info;
+    const Table& t = table();
+    if (const auto it = t.by_name.find(op_name); it != t.by_name.end()) return it->second;
     if (!is_tile_instruction(op_name)) return nullptr;
-    const std::string key = isa_mnemonic(op_name);
-    for (const OpInfo& info : kOps)
-        if (info.cls == OpClass::Tile && info.key == key) return &info;
-    return nullptr;
+    const auto it = t.by_mnemonic.find(isa_mnemonic(op_name));
+    return it == t.by_mnemonic.end() ? nullptr : it->second;
 }
 
-std::span<const OpInfo> all_ops() { return kOps; }
+std::span<const OpInfo> all_ops() { return table().rows; }
 
 bool has_operand_kind(const Type& t, OperandKind k)
 {

@@ -10,9 +10,9 @@
 #include <string_view>
 
 #include <pto/common/type.hpp>
-#include <pto/engine/instructions.hpp>
 
 #include "asm/type.hpp"
+#include "engine/definition.hpp"
 
 namespace pto::as {
 
@@ -23,18 +23,19 @@ enum class OperandKind : uint8_t { Tile, View, Scalar, Pointer, Any };
 enum class OpClass : uint8_t { Arith, Control, View, Query, Sync, Section, Tile };
 
 struct OpInfo {
-    std::string_view key;              // "arith.addi", "func.call", or an ISA mnemonic "TADD"
+    std::string_view key;  // "arith.addi", "func.call", or an ISA mnemonic "TADD"
     OpClass cls;
-    std::optional<engine::Instr> instr;  // the engine entry a tile instruction dispatches to
     // Inputs (DPS `ins`, or every operand of a non-instruction operation): a minimum and maximum
-    // count, and the kind each position must have (the last kind repeats).
+    // count, and the kind each position must have (the last kind repeats). For a tile instruction, the
+    // counts its forms allow; its forms say the kinds.
     uint8_t min_inputs = 0, max_inputs = 0;
     std::span<const OperandKind> input_kinds;
-    // Destinations of a tile instruction: DPS `outs` operands, or results in SSA form.
+    // Destinations of a tile instruction (DPS `outs` operands, or results in SSA form): the counts its
+    // forms allow.
     uint8_t min_dests = 0, max_dests = 0;
-    std::span<const OperandKind> dest_kinds;
-    // A preset coalescing mode for the `mgather.row` / `mgather.elem` spellings.
-    std::optional<Coalesce> coalesce;
+    // A tile instruction's definition, and the alias it was named by (`pto.mgather.row`), if any.
+    const engine::InstrDef* instruction = nullptr;
+    const engine::Alias* alias = nullptr;
 };
 
 // The row of an operation name as the IR holds it (`pto.tadd`, `arith.addi`, `func.return`); null for
@@ -44,7 +45,7 @@ const OpInfo* find_op(std::string_view op_name);
 // Whether a value of type `t` can stand where an operand of kind `k` is expected.
 bool has_operand_kind(const Type& t, OperandKind k);
 
-// Every row, for tests that compare the table with the engine's instruction table.
+// Every row: the operations that are no tile instruction, then one per instruction definition and alias.
 std::span<const OpInfo> all_ops();
 
 }  // namespace pto::as

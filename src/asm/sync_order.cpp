@@ -290,7 +290,7 @@ private:
         if (op.name == "func.call") return after_call(std::move(s));
         if (is_sync_op(op.name)) return synchronisation(op, std::move(s));
         const OpInfo* info = find_op(op.name);
-        if (info && info->cls == OpClass::Tile && info->instr) instruction(op, *info->instr, s);
+        if (info && info->instruction) instruction(op, info->instruction->id, s);
         for (const auto& nested : op.regions) s = region(*nested, std::move(s));
         return s;
     }

@@ -4,16 +4,10 @@
 #include <unordered_set>
 
 #include <pto/engine/legality.hpp>
-#include <pto/engine/ops/col_expand.hpp>
-#include <pto/engine/ops/gather.hpp>
-#include <pto/engine/ops/memory_gather.hpp>
-#include <pto/engine/ops/sort.hpp>
 #include <pto/profile/rules.hpp>
-#include <pto/profile/rules_data_movement.hpp>
-#include <pto/profile/rules_elementwise.hpp>
 
 #include "asm/diagnostics.hpp"
-#include "asm/instruction_attributes.hpp"
+#include "asm/instruction_binding.hpp"
 #include "asm/op_table.hpp"
 #include "asm/operand_descriptors.hpp"
 #include "asm/printer.hpp"
@@ -21,21 +15,6 @@
 namespace pto::as {
 
 namespace {
-
-std::string_view kind_name(OperandKind k)
-{
-    switch (k) {
-        case OperandKind::Tile: return "a tile";
-        case OperandKind::View: return "a tensor view";
-        case OperandKind::Scalar: return "a scalar";
-        case OperandKind::Pointer: return "a pointer";
-        case OperandKind::Any: return "any value";
-    }
-    return "?";
-}
-
-std::string loc_name(pto::TileType loc) { return std::string(tile_loc_name(loc, false)); }
-std::string dtype_str(engine::DType t) { return std::string(engine::dtype_name(t)); }
 
 class Verifier {
 public:
@@ -154,36 +133,15 @@ private:
     void verify_instruction(const Operation& op, const OpInfo& info)
     {
         const std::size_t inputs = op.inputs().size();
-        const std::size_t dests = op.num_outputs + op.results.size();
-        if (inputs < info.min_inputs || inputs > info.max_inputs)
-            error(codes::kOperandCount, op, "wrong number of sources",
-                  std::to_string(info.min_inputs) + (info.min_inputs == info.max_inputs ? "" : ".." + std::to_string(info.max_inputs)),
-                  std::to_string(inputs));
-        if (dests < info.min_dests || dests > info.max_dests)
-            error(codes::kStructResultCount, op, "wrong number of destinations",
-                  std::to_string(info.min_dests) + (info.min_dests == info.max_dests ? "" : ".." + std::to_string(info.max_dests)),
-                  std::to_string(dests));
         std::vector<Type> in, out;
         for (std::size_t i = 0; i < op.operands.size(); ++i) (i < inputs ? in : out).push_back(op.operand_type(i));
         for (const auto& r : op.results) out.push_back(r->type);
-        // TASSIGN accepts either order of (tile, offset); its kinds are checked when it runs.
-        if (*info.instr != engine::Instr::TASSIGN) {
-            auto check_kinds = [&](const std::vector<Type>& types, std::span<const OperandKind> kinds, std::string_view role) {
-                for (std::size_t i = 0; i < types.size() && !kinds.empty(); ++i) {
-                    const OperandKind k = kinds[std::min(i, kinds.size() - 1)];
-                    if (!types[i].is_none() && !has_operand_kind(types[i], k))
-                        error(codes::kOperandKind, op, std::string(role) + " " + std::to_string(i) + " has the wrong kind", std::string(kind_name(k)),
-                              to_string(types[i]));
-                }
-            };
-            check_kinds(in, info.input_kinds, "source");
-            check_kinds(out, info.dest_kinds, "destination");
-        }
         for (const Type& t : in) verify_tile_type(op, t);
         for (const Type& t : out) verify_tile_type(op, t);
-        if (op.name.find("tgather") != std::string::npos && inputs == 1 && dests == 1 && !op.attribute("maskPattern"))
-            error(codes::kMissingAttribute, op, "the mask form of TGATHER needs a pattern", "maskPattern", "none");
-        verify_legality(op, info, in, out);
+        std::vector<BindingProblem> problems;
+        const auto binding = bind_instruction(op, info, in, out, problems);
+        for (BindingProblem& p : problems) error(p.code, op, std::move(p.what), std::move(p.expected), std::move(p.actual));
+        if (binding) check_legality(op, *info.instruction, *binding, in, out);
     }
 
     // The rules every tile type obeys wherever it appears.
@@ -213,17 +171,6 @@ private:
                   "at most " + std::to_string(capacity) + " bytes of " + std::string(profile::memory_name(f->loc)), std::to_string(bytes) + " bytes");
     }
 
-    void legal(bool ok, std::string_view code, const Operation& op, std::string what, std::string expected, std::string actual)
-    {
-        if (!ok) error(code, op, std::move(what) + " on " + std::string(profile_.name), std::move(expected), std::move(actual));
-    }
-
-    // The descriptor of the i-th of a list of operand types, if there is one and it is a tile.
-    static std::optional<engine::TileDesc> tile(const std::vector<Type>& types, std::size_t i)
-    {
-        return i < types.size() ? tile_descriptor(types[i]) : std::nullopt;
-    }
-
     // The engine's findings on one operation, located at it.
     class FindingsAt final : public engine::LegalitySink {
     public:
@@ -239,129 +186,43 @@ private:
         const Operation& op_;
     };
 
-    // The five seed instructions: the engine's own operand checks, on descriptors built from the types.
-    void check_engine_rules(const Operation& op, const OpInfo& info, const std::vector<Type>& in, const std::vector<Type>& out)
+    // The definition's own operand rules, on descriptors built from the operand types (and what the
+    // program states about its views). An operand the types cannot describe leaves the rules to the run.
+    void check_legality(const Operation& op, const engine::InstrDef& def, const InstructionBinding& binding,
+                        const std::vector<Type>& in, const std::vector<Type>& out)
     {
-        using engine::Instr;
+        const engine::Form& form = def.forms[binding.form];
+        const std::vector<const Value*> values = [&] {
+            std::vector<const Value*> v(op.operands.begin(), op.operands.end());
+            for (const auto& r : op.results) v.push_back(r.get());
+            return v;
+        }();
+        std::vector<engine::TileDesc> tiles;
+        std::vector<engine::GlobalDesc> views;
+        tiles.reserve(values.size());
+        views.reserve(values.size());
+        const engine::ScalarValue unknown_scalar;
+        auto describe = [&](const Value* value, const Type& type, engine::Operand& operand) {
+            if (type.is<TileType>()) {
+                const auto t = tile_descriptor(type);
+                if (!t) return false;
+                operand.tile = &tiles.emplace_back(*t);
+            } else if (fits_operand_kind(type, engine::OperandKind::View)) {
+                const auto v = view_operand_descriptor(value, type);
+                if (!v) return false;
+                operand.view = &views.emplace_back(*v);
+            } else {
+                operand.scalar = &unknown_scalar;
+            }
+            return true;
+        };
+        std::vector<engine::Operand> sources(form.sources.size()), destinations(form.destinations.size());
+        for (std::size_t i = 0; i < in.size(); ++i)
+            if (!describe(values[i], in[i], sources[i])) return;
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (!describe(values[in.size() + i], out[i], destinations[i])) return;
         FindingsAt findings(*this, op);
-        const auto& p = profile_;
-        switch (*info.instr) {
-            case Instr::TGATHER: {
-                const auto dst = tile(out, 0), src = tile(in, 0);
-                if (!dst || !src) return;
-                const auto tmp = tile(in, 2);
-                if (in.size() > 2 && !tmp) return;
-                switch (tgather_form(in.size(), out.size())) {
-                    case TgatherForm::Index:
-                        if (const auto indices = tile(in, 1))
-                            engine::check_tgather_index(p, *dst, *src, *indices, tmp ? &*tmp : nullptr, findings);
-                        return;
-                    case TgatherForm::Mask: return engine::check_tgather_mask(p, *dst, *src, gather_axis_of(op), findings);
-                    case TgatherForm::Compare: {
-                        const auto cdst = tile(out, 1);
-                        if (!cdst || in.size() < 2) return;
-                        const auto k = has_operand_kind(in[1], OperandKind::Tile) ? tile(in, 1) : std::optional(scalar_threshold_tile(p, *src));
-                        if (k) engine::check_tgather_compare(p, *dst, *src, *k, *cdst, tmp ? &*tmp : nullptr, cmp_mode_of(op), findings);
-                        return;
-                    }
-                }
-                return;
-            }
-            case Instr::TSORT32: {
-                const auto dst = tile(out, 0), src = tile(in, 0), indices = tile(in, 1), tmp = tile(in, 2);
-                if (dst && src && indices && (in.size() <= 2 || tmp))
-                    engine::check_tsort32(p, *dst, *src, *indices, tmp ? &*tmp : nullptr, findings);
-                return;
-            }
-            case Instr::TCOLEXPAND: {
-                const auto dst = tile(out, 0), src = tile(in, 0);
-                if (dst && src) engine::check_tcolexpand(p, *dst, *src, findings);
-                return;
-            }
-            case Instr::MGATHER: {
-                const auto dst = tile(out, 0);
-                const auto inputs = op.inputs();
-                if (!dst || in.size() < 2) return;
-                const auto table = view_operand_descriptor(inputs[0], in[0]);
-                if (!table) return;
-                const MgatherForm form = mgather_form(has_operand_kind(in[1], OperandKind::Tile), in.size());
-                if (form == MgatherForm::UbIndex) {
-                    if (const auto idx = tile(in, 1)) engine::check_mgather(p, *dst, *table, *idx, coalesce_of(op, info), findings);
-                    return;
-                }
-                const auto idx = view_operand_descriptor(inputs[1], in[1]);
-                const auto scratch = form == MgatherForm::L1Scratch ? view_operand_descriptor(inputs[2], in[2]) : std::nullopt;
-                if (!idx || (form == MgatherForm::L1Scratch && !scratch)) return;
-                engine::check_mgather_l1(p, *dst, *table, *idx, scratch ? &*scratch : nullptr, coalesce_of(op, info),
-                                         gather_exec_of(op), findings);
-                return;
-            }
-            case Instr::MSCATTER: {
-                const auto src = tile(in, 0), idx = tile(in, 1);
-                const Value* table_value = op.num_outputs > 0 ? op.outputs()[0] : op.results.empty() ? nullptr : op.results[0].get();
-                const auto table = out.empty() ? std::nullopt : view_operand_descriptor(table_value, out[0]);
-                if (src && idx && table)
-                    engine::check_mscatter(p, *table, *src, *idx, coalesce_of(op, info), scatter_atomic_of(op), findings);
-                return;
-            }
-            default: return;
-        }
-    }
-
-    void verify_legality(const Operation& op, const OpInfo& info, const std::vector<Type>& in, const std::vector<Type>& out)
-    {
-        const engine::Instr instr = *info.instr;
-        using engine::Instr;
-        const auto& p = profile_;
-        switch (instr) {
-            case Instr::TADD: case Instr::TSUB: case Instr::TMUL: case Instr::TDIV: {
-                const auto d = tile(out, 0);
-                if (!d) return;
-                const bool dtype_ok = instr == Instr::TADD ? rules::tadd_dtype_ok(p, d->dtype)
-                                    : instr == Instr::TSUB ? rules::tsub_dtype_ok(p, d->dtype)
-                                    : instr == Instr::TMUL ? rules::tmul_dtype_ok(p, d->dtype) : rules::tdiv_dtype_ok(p, d->dtype);
-                legal(dtype_ok, "LEGAL_" + std::string(engine::instr_name(instr)) + "_DTYPE", op, "element type not supported",
-                      "a supported element type", dtype_str(d->dtype));
-                for (std::size_t i = 0; i < 2; ++i) {
-                    const auto s = tile(in, i);
-                    if (!s) continue;
-                    legal(rules::elementwise_same_dtype(d->dtype, s->dtype), "LEGAL_ELEMWISE_DTYPE", op, "sources have the destination's element type",
-                          dtype_str(d->dtype), dtype_str(s->dtype));
-                    legal(rules::elementwise_location_ok(s->loc), "LEGAL_ELEMWISE_LOCATION", op, "element-wise operands live in UB", "vec", loc_name(s->loc));
-                    legal(rules::elementwise_layout_ok(p, s->blayout, s->slayout), "LEGAL_ELEMWISE_LAYOUT", op, "element-wise operands are row-major and unboxed",
-                          "row_major, none_box", std::string(blayout_name(s->blayout, false)) + ", " + std::string(slayout_name(s->slayout, false)));
-                }
-                legal(rules::elementwise_location_ok(d->loc), "LEGAL_ELEMWISE_LOCATION", op, "element-wise operands live in UB", "vec", loc_name(d->loc));
-                return;
-            }
-            case Instr::TLOAD: {
-                const auto d = tile(out, 0);
-                if (!d) return;
-                legal(rules::tload_dtype_ok(p, d->dtype), "LEGAL_TLOAD_DTYPE", op, "element type cannot be loaded", "a loadable element type", dtype_str(d->dtype));
-                legal(rules::tload_location_ok(d->loc), "LEGAL_TLOAD_LOCATION", op, "a load lands in a Vec or Mat tile", "vec or mat", loc_name(d->loc));
-                return;
-            }
-            case Instr::TSTORE: {
-                const auto s = tile(in, 0);
-                if (!s) return;
-                legal(rules::tstore_location_ok(p, s->loc), "LEGAL_TSTORE_LOCATION", op, "tile location cannot be stored", "a storable location", loc_name(s->loc));
-                if (s->loc != pto::TileType::Acc)
-                    legal(rules::tstore_dtype_ok(p, s->dtype), "LEGAL_TSTORE_DTYPE", op, "element type cannot be stored", "a storable element type", dtype_str(s->dtype));
-                return;
-            }
-            case Instr::TMOV: {
-                const auto s = tile(in, 0), d = tile(out, 0);
-                if (!s || !d) return;
-                legal(rules::tmov_location_ok(p, s->loc, d->loc), "LEGAL_TMOV_LOCATION", op, "TMOV does not connect these locations",
-                      "a supported path", loc_name(s->loc) + " -> " + loc_name(d->loc));
-                legal(rules::tmov_dtype_ok(p, s->loc, d->loc, s->dtype, d->dtype), "LEGAL_TMOV_DTYPE", op, "element types of this move",
-                      "a supported pair", dtype_str(s->dtype) + " -> " + dtype_str(d->dtype));
-                return;
-            }
-            case Instr::TGATHER: case Instr::TSORT32: case Instr::TCOLEXPAND: case Instr::MGATHER: case Instr::MSCATTER:
-                return check_engine_rules(op, info, in, out);
-            case Instr::TASSIGN: case Instr::Count: return;
-        }
+        def.check(profile_, {binding.form, sources, destinations, binding.attributes, true}, findings);
     }
 
     const Module& module_;

@@ -1,9 +1,8 @@
-// Static checks of a PTO-AS module: structure first (known operations, arity, operand kinds, SSA
-// dominance, region terminators), then legality on a target profile using the same constexpr rule
-// predicates the C++ front door static_asserts and the engine checks at run time. For TGATHER, TSORT32,
-// TCOLEXPAND, MGATHER and MSCATTER the verifier runs the engine's own operand checks (check_* in
-// pto/engine/ops) on descriptors built from the operand types; rules that read a `?` extent are left to
-// the run.
+// Static checks of a PTO-AS module: structure first (known operations, arity, operand kinds and forms,
+// attribute values, SSA dominance, region terminators), then legality on a target profile: each tile
+// instruction's definition runs the engine's own operand checks (the same constexpr rule predicates the
+// C++ front door static_asserts) on descriptors built from the operand types; rules that read a `?`
+// extent are left to the run.
 #pragma once
 
 #include <string_view>
@@ -23,6 +22,7 @@ inline constexpr std::string_view kOperandCount = "STRUCT_OPERAND_COUNT";
 inline constexpr std::string_view kStructResultCount = "STRUCT_RESULT_COUNT";
 inline constexpr std::string_view kOperandKind = "STRUCT_OPERAND_KIND";
 inline constexpr std::string_view kMissingAttribute = "STRUCT_MISSING_ATTRIBUTE";
+inline constexpr std::string_view kAttributeValue = "STRUCT_ATTRIBUTE_VALUE";
 inline constexpr std::string_view kUseBeforeDef = "STRUCT_USE_BEFORE_DEF";
 inline constexpr std::string_view kTerminator = "STRUCT_TERMINATOR";
 inline constexpr std::string_view kYieldCount = "STRUCT_YIELD_COUNT";

@@ -196,7 +196,24 @@ TEST(Instructions, OpTableCoversTheEngineTable)
         for (char ch : n) op += char(std::tolower(static_cast<unsigned char>(ch)));
         const OpInfo* info = find_op(op);
         ASSERT_NE(info, nullptr) << op;
-        EXPECT_EQ(engine::instr_name(*info->instr), n);
+        ASSERT_NE(info->instruction, nullptr) << op;
+        EXPECT_EQ(info->instruction->mnemonic, n);
+    }
+}
+
+TEST(Instructions, EveryDefinitionStandsAtItsInstruction)
+{
+    // The definitions table and the instruction list agree, and every definition is complete.
+    const auto definitions = engine::instruction_definitions();
+    ASSERT_EQ(definitions.size(), engine::kInstrNames.size());
+    for (std::size_t i = 0; i < definitions.size(); ++i) {
+        const engine::InstrDef& def = *definitions[i];
+        EXPECT_EQ(std::size_t(def.id), i);
+        EXPECT_EQ(def.mnemonic, engine::kInstrNames[i]);
+        EXPECT_FALSE(def.forms.empty()) << def.mnemonic;
+        EXPECT_TRUE(def.pipe && def.check && def.run) << def.mnemonic;
+        for (const engine::AttributeSpec& a : def.attributes) EXPECT_FALSE(a.keys.empty()) << def.mnemonic;
+        for (const engine::Alias& alias : def.aliases) EXPECT_LT(alias.attribute, def.attributes.size()) << def.mnemonic;
     }
 }
 

@@ -52,6 +52,27 @@ TEST(Verifier, UnknownOp)
                codes::kUnknownOp, "3:3");
 }
 
+TEST(Verifier, AttributeValueNotAmongItsSpellings)
+{
+    const std::string T = "!pto.tile_buf<vec, 16x16xi32>";
+    const auto ds = verify_text("func.func @f() {\n  %t = pto.alloc_tile : " + T + "\n  %c = pto.alloc_tile : " + T +
+                                "\n  pto.tgather ins(%t, %t {cmpMode = #pto.cmp<BETWEEN>} : " + T + ", " + T + ") outs(%t, %c : " + T +
+                                ", " + T + ")\n  return\n}");
+    expect_one(ds, codes::kAttributeValue, "4:3");
+    EXPECT_NE(ds[0].expected.find("gt"), std::string::npos) << codes_of(ds);
+    EXPECT_EQ(ds[0].actual, "between");
+}
+
+TEST(Verifier, OperandsThatFitNoFormOfTheInstruction)
+{
+    // TGATHER's index form takes a tile of indices; a tensor view fits none of its forms.
+    const std::string T = "!pto.tile_buf<vec, 16x16xi32>", V = "!pto.tensor_view<16x16xi32>";
+    const auto ds = verify_text("func.func @f(%v: " + V + ") {\n  %t = pto.alloc_tile : " + T + "\n  pto.tgather ins(%t, %v : " +
+                                T + ", " + V + ") outs(%t : " + T + ")\n  return\n}");
+    expect_one(ds, codes::kOperandKind, "3:3");
+    EXPECT_NE(ds[0].expected.find("(src: tile, indices: tile, tmp?: tile) -> (dst: tile)"), std::string::npos) << codes_of(ds);
+}
+
 TEST(Verifier, OperandCount)
 {
     expect_one(verify_text("func.func @f() {\n  %t = pto.alloc_tile : " + kT + "\n  pto.tadd ins(%t : " + kT + ") outs(%t : " + kT + ")\n  return\n}"),

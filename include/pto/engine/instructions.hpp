@@ -1,6 +1,6 @@
-// The engine's instruction table: every tile instruction the engine implements, once. Both front
-// doors (the C++ intrinsics and the PTO-AS interpreter) dispatch to these, and a test proves that
-// each door reaches every entry.
+// The engine's instructions, derived from the one list of them (pto/isa/instructions.def). Each has a
+// definition (src/engine/definition.hpp) that both front doors read; a test proves that each door
+// reaches every one.
 #pragma once
 
 #include <array>
@@ -10,25 +10,16 @@
 namespace pto::engine {
 
 enum class Instr : uint16_t {
-    TASSIGN,
-    TLOAD,
-    TSTORE,
-    TMOV,
-    TADD,
-    TSUB,
-    TMUL,
-    TDIV,
-    TGATHER,
-    TSORT32,
-    TCOLEXPAND,
-    MGATHER,
-    MSCATTER,
+#define PTO_INSTRUCTION(NAME) NAME,
+#include <pto/isa/instructions.def>
+#undef PTO_INSTRUCTION
     Count,
 };
 
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(Instr::Count)> kInstrNames = {
-    "TASSIGN", "TLOAD", "TSTORE", "TMOV", "TADD", "TSUB", "TMUL", "TDIV",
-    "TGATHER", "TSORT32", "TCOLEXPAND", "MGATHER", "MSCATTER",
+#define PTO_INSTRUCTION(NAME) #NAME,
+#include <pto/isa/instructions.def>
+#undef PTO_INSTRUCTION
 };
 
 constexpr std::string_view instr_name(Instr i) { return kInstrNames[static_cast<std::size_t>(i)]; }

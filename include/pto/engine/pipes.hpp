@@ -1,13 +1,9 @@
-// Which hardware pipe of an AI core executes each instruction, as the synchronisation between pipes
-// (set_flag / wait_flag / pipe_barrier, record_event / wait_event) sees it. One table for both front
-// doors: the PTO-AS verifier's ordering check uses it now, a checker of the C++ synchronisation log
-// can use it later.
+// The hardware pipes of an AI core as programs name them, and the pipe of each operation class that
+// record_event / wait_event name. The pipe of each instruction is part of its definition
+// (src/engine/definition.hpp, engine::instruction_pipe).
 //
 // Sources (facts only): the operation-class to pipe table of PTO Tile Lib's event header and the
-// PTO-AS synchronisation op types (TLOAD: MTE2; TSTORE from Vec or Mat: MTE3, from Acc: FIX; TMOV
-// Vec->Vec: V, Vec->Mat: FIX, Mat->Left/Right/Bias: MTE1, Mat->Scaling: FIX, Acc->Vec/Mat: FIX;
-// element-wise, gather, sort and expand instructions: V; TMATMUL: M), and the MGATHER page, whose
-// callers treat the instruction as a vector-pipe producer and consumer.
+// PTO-AS synchronisation op types.
 #pragma once
 
 #include <array>
@@ -18,7 +14,6 @@
 
 #include <pto/common/event.hpp>
 #include <pto/common/type.hpp>
-#include <pto/engine/instructions.hpp>
 
 namespace pto::engine {
 
@@ -61,29 +56,6 @@ constexpr std::string_view pipe_short_name(pipe_t pipe)
     for (const PipeName& p : kPipeNames)
         if (p.pipe == pipe) return p.name.substr(5);
     return "?";
-}
-
-// The pipe of one instruction. `src` and `dst` are the locations of its first tile source and its
-// first tile destination; only TSTORE and TMOV depend on them.
-constexpr pipe_t instruction_pipe(Instr instr, pto::TileType src, pto::TileType dst)
-{
-    using L = pto::TileType;
-    switch (instr) {
-        case Instr::TLOAD: return PIPE_MTE2;
-        case Instr::TSTORE: return src == L::Acc ? PIPE_FIX : PIPE_MTE3;
-        case Instr::TMOV:
-            if (src == L::Acc) return PIPE_FIX;
-            if (src == L::Vec) return dst == L::Vec ? PIPE_V : PIPE_FIX;
-            // Mat -> Scaling feeds the fixpipe; Mat -> Left/Right/Bias and the MX scale buffers
-            // beside L0A/L0B go through MTE1.
-            return dst == L::Scaling ? PIPE_FIX : PIPE_MTE1;
-        case Instr::TADD: case Instr::TSUB: case Instr::TMUL: case Instr::TDIV:
-        case Instr::TGATHER: case Instr::TSORT32: case Instr::TCOLEXPAND:
-        case Instr::MGATHER: case Instr::MSCATTER:
-            return PIPE_V;
-        case Instr::TASSIGN: case Instr::Count: break;
-    }
-    return PIPE_S;  // TASSIGN binds an address: scalar work, no data access
 }
 
 // The pipe of an operation class named by record_event / wait_event / barrier in PTO-AS

@@ -1,7 +1,6 @@
-// TADD, TSUB, TMUL, TDIV: element-wise arithmetic of two tiles into a third. Each intrinsic checks at
-// compile time the rules its template arguments decide for PTO_TARGET, then hands the operands'
-// descriptors to the engine, which checks the run-time facts and computes (see
-// pto/engine/ops/elementwise.hpp for the exact semantics).
+// The element-wise instructions. Each intrinsic checks at compile time the rules its template arguments
+// decide for PTO_TARGET, then hands the operands' descriptors to the engine, which checks the run-time
+// facts and computes (see pto/engine/ops/elementwise.hpp for the exact semantics).
 #pragma once
 
 #include <type_traits>
@@ -49,58 +48,40 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
 
 }  // namespace detail
 
-// TADD(dst, src0, src1): dst = src0 + src1 over dst's valid region.
-template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
-PTO_INST RecordEvent TADD(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events)
-{
-    detail::static_check_elementwise_binary<TileDataDst, TileDataSrc0, TileDataSrc1>();
-    static_assert(rules::tadd_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),
-                  "LEGAL_TADD_DTYPE: TADD takes f32, f16, i32, i16 on a2a3; also bf16, u32, u16, i8, u8, i64, u64 "
-                  "on a5");
-    WaitAllEvents(events...);
-    engine::tadd(dst.desc(), src0.desc(), src1.desc());
-    return {};
-}
-
-// TSUB(dst, src0, src1): dst = src0 - src1 over dst's valid region.
-template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
-PTO_INST RecordEvent TSUB(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events)
-{
-    detail::static_check_elementwise_binary<TileDataDst, TileDataSrc0, TileDataSrc1>();
-    static_assert(rules::tsub_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),
-                  "LEGAL_TSUB_DTYPE: TSUB takes f32, f16, i32, i16 on a2a3; also bf16, u32, u16, i8, u8 on a5");
-    WaitAllEvents(events...);
-    engine::tsub(dst.desc(), src0.desc(), src1.desc());
-    return {};
-}
-
-// TMUL(dst, src0, src1): dst = src0 * src1 over dst's valid region.
-template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
-PTO_INST RecordEvent TMUL(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events)
-{
-    detail::static_check_elementwise_binary<TileDataDst, TileDataSrc0, TileDataSrc1>();
-    static_assert(rules::tmul_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),
-                  "LEGAL_TMUL_DTYPE: TMUL takes f32, f16, i32, i16 on a2a3; also bf16, u32, u16, i8, u8 on a5");
-    WaitAllEvents(events...);
-    engine::tmul(dst.desc(), src0.desc(), src1.desc());
-    return {};
-}
-
-// TDIV<PrecisionType>(dst, src0, src1): dst = src0 / src1 over dst's valid region. HIGH_PRECISION is
-// honoured on a5 and ignored on a2a3 by the device; here both give the correctly rounded quotient.
-template <auto PrecisionType = DivAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc0,
-          typename TileDataSrc1, typename... WaitEvents>
-PTO_INST RecordEvent TDIV(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events)
-{
-    static_assert(std::is_same_v<decltype(PrecisionType), DivAlgorithm>,
-                  "TDIV's template argument is a DivAlgorithm (DEFAULT or HIGH_PRECISION)");
-    detail::static_check_elementwise_binary<TileDataDst, TileDataSrc0, TileDataSrc1>();
-    static_assert(rules::tdiv_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),
-                  "LEGAL_TDIV_DTYPE: TDIV takes f32, f16 on a2a3; f32, f16, i32, u32, i16, u16, i64, u64 on a5");
-    WaitAllEvents(events...);
-    engine::tdiv(dst.desc(), src0.desc(), src1.desc(), PrecisionType);
-    return {};
-}
+// One intrinsic per PTO_ELEMENTWISE_BINARY row of pto/isa/instructions.def, in the row's C++ shape:
+//   Plain          NAME(dst, src0, src1)
+//   WithPrecision  NAME<PrecisionType = Precision::DEFAULT>(dst, src0, src1)
+// Each computes dst = src0 op src1 over dst's valid region (see pto/engine/ops/elementwise.hpp).
+#define PTO_DETAIL_BINARY_STATIC_CHECKS(NAME, entry, A2A3_DTYPES, A5_DTYPES)                              \
+    detail::static_check_elementwise_binary<TileDataDst, TileDataSrc0, TileDataSrc1>();                  \
+    static_assert(rules::entry##_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),    \
+                  "LEGAL_" #NAME "_DTYPE: " #NAME " takes " #A2A3_DTYPES " on a2a3 and " #A5_DTYPES   \
+                  " on a5 (the cpu profile takes both)")
+#define PTO_DETAIL_BINARY_INTRINSIC_Plain(NAME, entry, Precision, A2A3_DTYPES, A5_DTYPES)                     \
+    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>     \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) \
+    {                                                                                                          \
+        PTO_DETAIL_BINARY_STATIC_CHECKS(NAME, entry, A2A3_DTYPES, A5_DTYPES);                                  \
+        WaitAllEvents(events...);                                                                              \
+        engine::entry(dst.desc(), src0.desc(), src1.desc());                                                   \
+        return {};                                                                                             \
+    }
+#define PTO_DETAIL_BINARY_INTRINSIC_WithPrecision(NAME, entry, Precision, A2A3_DTYPES, A5_DTYPES)               \
+    template <auto PrecisionType = Precision::DEFAULT, typename TileDataDst, typename TileDataSrc0,               \
+              typename TileDataSrc1, typename... WaitEvents>                                                     \
+    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) \
+    {                                                                                                            \
+        static_assert(std::is_same_v<decltype(PrecisionType), Precision>,                                       \
+                      #NAME "'s template argument is a " #Precision " (DEFAULT or HIGH_PRECISION)");           \
+        PTO_DETAIL_BINARY_STATIC_CHECKS(NAME, entry, A2A3_DTYPES, A5_DTYPES);                                    \
+        WaitAllEvents(events...);                                                                                \
+        engine::entry(dst.desc(), src0.desc(), src1.desc(), PrecisionType);                                      \
+        return {};                                                                                               \
+    }
+#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
+    PTO_DETAIL_BINARY_INTRINSIC_##Shape(NAME, entry, Precision, A2A3_DTYPES, A5_DTYPES)
+#include <pto/isa/instructions.def>
+#undef PTO_ELEMENTWISE_BINARY
 
 // TDIV<TileData>(dst, src0, src1): the earlier documented form, one tile type for all three operands.
 // With three operands of one type, overload resolution prefers this (more specialised) template; both

@@ -1,5 +1,4 @@
-// Legality rules of the element-wise tile-tile arithmetic (TADD, TSUB, TMUL, TDIV), one constexpr
-// predicate per rule. The intrinsics call them in static_assert; the engine calls the same predicates
+// Legality rules of the element-wise instructions, one constexpr predicate per rule. The intrinsics call them in static_assert; the engine calls the same predicates
 // at run time and reports the rule's code.
 #pragma once
 
@@ -48,35 +47,27 @@ struct TargetDTypes {
     }
 };
 
-// Each list is the union of what every version of the instruction's page (English and Chinese) and
-// the target backend's own type check accept.
+// The element types of each element-wise instruction, from its row in pto/isa/instructions.def:
+// k<NAME>DTypes.
+#define PTO_ISA_DTYPES(...) __VA_ARGS__
+#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
+    inline constexpr TargetDTypes k##NAME##DTypes{{PTO_ISA_DTYPES A2A3_DTYPES}, {PTO_ISA_DTYPES A5_DTYPES}};
 using enum engine::DType;
-inline constexpr TargetDTypes kTaddDTypes{{F32, F16, I32, I16},
-                                          {F32, F16, BF16, I32, U32, I16, U16, I8, U8, I64, U64}};
-inline constexpr TargetDTypes kTsubDTypes{{F32, F16, I32, I16}, {F32, F16, BF16, I32, U32, I16, U16, I8, U8}};
-inline constexpr TargetDTypes kTmulDTypes{{F32, F16, I32, I16}, {F32, F16, BF16, I32, U32, I16, U16, I8, U8}};
-inline constexpr TargetDTypes kTdivDTypes{{F32, F16}, {F32, F16, I32, U32, I16, U16, I64, U64}};
+#include <pto/isa/instructions.def>
+#undef PTO_ELEMENTWISE_BINARY
 
 }  // namespace elementwise
 
-// Rules LEGAL_TADD_DTYPE, LEGAL_TSUB_DTYPE, LEGAL_TMUL_DTYPE, LEGAL_TDIV_DTYPE: the element type is one
-// the profile's target supports for the instruction.
-constexpr bool tadd_dtype_ok(const profile::Profile& p, engine::DType t)
-{
-    return elementwise::kTaddDTypes.on(p.target).contains(t);
-}
-constexpr bool tsub_dtype_ok(const profile::Profile& p, engine::DType t)
-{
-    return elementwise::kTsubDTypes.on(p.target).contains(t);
-}
-constexpr bool tmul_dtype_ok(const profile::Profile& p, engine::DType t)
-{
-    return elementwise::kTmulDTypes.on(p.target).contains(t);
-}
-constexpr bool tdiv_dtype_ok(const profile::Profile& p, engine::DType t)
-{
-    return elementwise::kTdivDTypes.on(p.target).contains(t);
-}
+// Rules LEGAL_<NAME>_DTYPE (`<entry>_dtype_ok`, e.g. tadd_dtype_ok): the element type is one the
+// profile's target supports for the instruction.
+#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
+    constexpr bool entry##_dtype_ok(const profile::Profile& p, engine::DType t)            \
+    {                                                                                        \
+        return elementwise::k##NAME##DTypes.on(p.target).contains(t);                        \
+    }
+#include <pto/isa/instructions.def>
+#undef PTO_ELEMENTWISE_BINARY
+#undef PTO_ISA_DTYPES
 
 // Rule LEGAL_ELEMWISE_DTYPE: every operand has the destination's element type.
 constexpr bool elementwise_same_dtype(engine::DType dst, engine::DType src) { return dst == src; }

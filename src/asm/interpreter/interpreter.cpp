@@ -182,7 +182,8 @@ std::vector<engine::Instr> interpreter_instructions()
 {
     std::vector<engine::Instr> out;
     for (const OpInfo& info : all_ops())
-        if (info.instr && std::find(out.begin(), out.end(), *info.instr) == out.end()) out.push_back(*info.instr);
+        if (info.instruction && std::find(out.begin(), out.end(), info.instruction->id) == out.end())
+            out.push_back(info.instruction->id);
     return out;
 }
 

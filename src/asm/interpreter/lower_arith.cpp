@@ -191,7 +191,8 @@ void Lowerer::lower_arith(const Operation& op, Body& body)
 
     // Comparisons and select.
     if (name == "cmpi" || name == "cmpf") {
-        const std::string pred = enum_attr(op, {"predicate"});
+        const Attribute* predicate = op.attribute("predicate");
+        const std::string pred = predicate ? attribute_value_text(*predicate) : std::string();
         if (pred.empty()) fail(op, "STRUCT_MISSING_ATTRIBUTE", "comparison needs a predicate", "a predicate such as slt", "none");
         if (name == "cmpi")
             return add([=](Frame& fr) {

@@ -10,7 +10,7 @@
 
 #include <pto/runtime/diagnostic.hpp>
 
-#include "asm/instruction_attributes.hpp"
+#include "asm/instruction_binding.hpp"
 #include "asm/interpreter/program.hpp"
 #include "asm/ir.hpp"
 #include "asm/op_table.hpp"

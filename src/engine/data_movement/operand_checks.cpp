@@ -31,6 +31,12 @@ void check_tile(const TileDesc& t, const char* operand)
     }
 }
 
+void report_rule(LegalitySink& sink, const profile::Profile& profile, const char* code, const char* operand,
+                 const std::string& message, const std::string& expected, const std::string& actual)
+{
+    report(sink, code, operand, message + " on the " + std::string(profile.name) + " profile", expected, actual);
+}
+
 void fail_rule(const char* code, const char* operand, const std::string& message, const std::string& expected,
                const std::string& actual)
 {

@@ -5,6 +5,8 @@
 #include <string>
 
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/legality.hpp>
+#include <pto/profile/profile.hpp>
 
 namespace pto::engine::data_movement {
 
@@ -12,6 +14,10 @@ namespace pto::engine::data_movement {
 // well formed (LEGAL_TILE_SHAPE, LEGAL_FRACTAL_SIZE, LEGAL_TILE_BOX), valid region inside the
 // capacity (RUN_VALID_SHAPE).
 void check_tile(const TileDesc& t, const char* operand);
+
+// Reports a failed legality rule `code` of profile `profile` to `sink`.
+void report_rule(LegalitySink& sink, const profile::Profile& profile, const char* code, const char* operand,
+                 const std::string& message, const std::string& expected, const std::string& actual);
 
 // Reports a failed legality rule `code` on the active profile.
 [[noreturn]] void fail_rule(const char* code, const char* operand, const std::string& message,

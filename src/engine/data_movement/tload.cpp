@@ -16,50 +16,6 @@ namespace dm = data_movement;
 
 namespace {
 
-void check_tload_rules(const TileDesc& dst, const GlobalDesc& src)
-{
-    const auto& profile = runtime::active_profile();
-    if (!rules::tload_location_ok(dst.loc)) {
-        dm::fail_rule("LEGAL_TLOAD_LOCATION", "dst", "TLOAD cannot load into a " + dm::location_name(dst.loc) + " tile",
-                      "a Vec or Mat tile", dm::location_name(dst.loc));
-    }
-    if (!rules::tload_dtype_ok(profile, dst.dtype)) {
-        dm::fail_rule("LEGAL_TLOAD_DTYPE", "dst",
-                      "TLOAD does not load " + std::string(dtype_name(dst.dtype)) + " tiles",
-                      "a supported element type", std::string(dtype_name(dst.dtype)));
-    }
-    if (!rules::element_size_match(dst.dtype, src.dtype)) {
-        dm::fail_rule("LEGAL_GM_ELEMENT_SIZE", "src",
-                      "the tile's element type " + std::string(dtype_name(dst.dtype)) + " and the global tensor's " +
-                          std::string(dtype_name(src.dtype)) + " differ in size",
-                      std::to_string(dst.element_bits()) + "-bit elements",
-                      std::to_string(dtype_bits(src.dtype)) + "-bit elements");
-    }
-    if (!rules::gm_layout_ok(dst.loc, src.layout, dst.blayout, dst.slayout, dst.rows, dst.cols, dst.dtype)) {
-        dm::fail_rule("LEGAL_GM_LAYOUT", "src",
-                      "TLOAD cannot move a " + dm::layout_name(src.layout) + " global tensor into a " +
-                          dm::arrangement_name(dst) + " " + dm::location_name(dst.loc) + " tile",
-                      "a supported layout pair", dm::layout_name(src.layout) + " -> " + dm::arrangement_name(dst));
-    }
-    if (!rules::gm_fractal_conversion_ok(src.layout, dst.blayout, dst.slayout, dst.fractal_bytes, src.shape[0],
-                                         src.shape[1], src.shape[2])) {
-        dm::fail_rule(
-            "LEGAL_GM_FRACTAL", "src",
-            "a layout-converting load takes a 2-D tensor (dimensions 0..2 of extent 1) into 512-byte fractals",
-            "shape (1, 1, 1, R, C) and fractal 512",
-            "dimensions " + std::to_string(src.shape[0]) + ", " + std::to_string(src.shape[1]) + ", " +
-                std::to_string(src.shape[2]) + " and fractal " + std::to_string(dst.fractal_bytes));
-    }
-    if (!rules::tload_pad_ok(profile, dst.dtype, dst.pad)) {
-        dm::fail_rule("LEGAL_TLOAD_PAD", "dst", "64-bit integer tiles pad only with Null or Zero", "Null or Zero",
-                      "another pad value");
-    }
-    if (!rules::transfer_extent_ok(profile, dst.valid_rows, dst.valid_cols)) {
-        runtime::fail({"RUN_EMPTY_TRANSFER", "", "dst", "the tile's valid region is empty", "at least 1 x 1",
-                       std::to_string(dst.valid_rows) + " x " + std::to_string(dst.valid_cols), ""});
-    }
-}
-
 template <typename Unit>
 void load_region(const TileDesc& dst, const dm::GlobalView& view)
 {
@@ -69,11 +25,56 @@ void load_region(const TileDesc& dst, const dm::GlobalView& view)
 
 }  // namespace
 
+void check_tload(const profile::Profile& profile, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink)
+{
+    if (!rules::tload_location_ok(dst.loc)) {
+        dm::report_rule(sink, profile, "LEGAL_TLOAD_LOCATION", "dst", "TLOAD cannot load into a " + dm::location_name(dst.loc) + " tile",
+                      "a Vec or Mat tile", dm::location_name(dst.loc));
+    }
+    if (!rules::tload_dtype_ok(profile, dst.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_TLOAD_DTYPE", "dst",
+                      "TLOAD does not load " + std::string(dtype_name(dst.dtype)) + " tiles",
+                      "a supported element type", std::string(dtype_name(dst.dtype)));
+    }
+    if (!rules::element_size_match(dst.dtype, src.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_GM_ELEMENT_SIZE", "src",
+                      "the tile's element type " + std::string(dtype_name(dst.dtype)) + " and the global tensor's " +
+                          std::string(dtype_name(src.dtype)) + " differ in size",
+                      std::to_string(dst.element_bits()) + "-bit elements",
+                      std::to_string(dtype_bits(src.dtype)) + "-bit elements");
+    }
+    if (!rules::gm_layout_ok(dst.loc, src.layout, dst.blayout, dst.slayout, dst.rows, dst.cols, dst.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_GM_LAYOUT", "src",
+                      "TLOAD cannot move a " + dm::layout_name(src.layout) + " global tensor into a " +
+                          dm::arrangement_name(dst) + " " + dm::location_name(dst.loc) + " tile",
+                      "a supported layout pair", dm::layout_name(src.layout) + " -> " + dm::arrangement_name(dst));
+    }
+    if (all_known(src.shape[0], src.shape[1], src.shape[2]) &&
+        !rules::gm_fractal_conversion_ok(src.layout, dst.blayout, dst.slayout, dst.fractal_bytes, src.shape[0],
+                                         src.shape[1], src.shape[2])) {
+        dm::report_rule(sink, profile, 
+            "LEGAL_GM_FRACTAL", "src",
+            "a layout-converting load takes a 2-D tensor (dimensions 0..2 of extent 1) into 512-byte fractals",
+            "shape (1, 1, 1, R, C) and fractal 512",
+            "dimensions " + std::to_string(src.shape[0]) + ", " + std::to_string(src.shape[1]) + ", " +
+                std::to_string(src.shape[2]) + " and fractal " + std::to_string(dst.fractal_bytes));
+    }
+    if (!rules::tload_pad_ok(profile, dst.dtype, dst.pad)) {
+        dm::report_rule(sink, profile, "LEGAL_TLOAD_PAD", "dst", "64-bit integer tiles pad only with Null or Zero", "Null or Zero",
+                      "another pad value");
+    }
+    if (all_known(dst.valid_rows, dst.valid_cols) && !rules::transfer_extent_ok(profile, dst.valid_rows, dst.valid_cols)) {
+        report(sink, "RUN_EMPTY_TRANSFER", "dst", "the tile's valid region is empty", "at least 1 x 1",
+               std::to_string(dst.valid_rows) + " x " + std::to_string(dst.valid_cols));
+    }
+}
+
 void tload(const TileDesc& dst, const GlobalDesc& src)
 {
     runtime::InstructionScope scope("TLOAD");
     dm::check_tile(dst, "dst");
-    check_tload_rules(dst, src);
+    StopAtFirstFinding stop;
+    check_tload(runtime::active_profile(), dst, src, stop);
     dm::check_global_access(src, dst.valid_rows, dst.valid_cols, "src");
 
     const bool pads = dst.pad != PadValue::Null;

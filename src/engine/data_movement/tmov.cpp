@@ -25,51 +25,6 @@ std::string extent(int rows, int cols)
     return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
-void check_tmov_rules(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode)
-{
-    const auto& profile = runtime::active_profile();
-    const std::string path = dm::location_name(src.loc) + " -> " + dm::location_name(dst.loc);
-    if (!rules::tmov_location_ok(profile, src.loc, dst.loc)) {
-        dm::fail_rule("LEGAL_TMOV_LOCATION", "dst", "TMOV has no " + path + " path", "a supported location pair", path);
-    }
-    if (!rules::tmov_dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
-        dm::fail_rule("LEGAL_TMOV_DTYPE", "dst",
-                      "TMOV " + path + " cannot move " + name_of(src.dtype) + " into " + name_of(dst.dtype),
-                      "a supported element-type pair", name_of(src.dtype) + " -> " + name_of(dst.dtype));
-    }
-    if (!rules::tmov_shape_ok(profile, src.rows, src.cols, dst.rows, dst.cols)) {
-        dm::fail_rule("LEGAL_TMOV_SHAPE", "dst", "source and destination capacities differ", extent(src.rows, src.cols),
-                      extent(dst.rows, dst.cols));
-    }
-    if (dst.loc == TileType::Bias || dst.loc == TileType::Scaling) {
-        const int align = rules::tmov_table_alignment(dst.loc);
-        if (!rules::tmov_table_row_ok(profile, src.rows, src.cols, src.element_bits(), dst.cols, dst.element_bits(),
-                                      align)) {
-            dm::fail_rule("LEGAL_TMOV_TABLE_ROW", "src",
-                          "a move into the " + dm::location_name(dst.loc) + " buffer takes one row of a multiple of " +
-                              std::to_string(align) + " bytes (at most 4096 bytes on a5)",
-                          "1 row, bytes % " + std::to_string(align) + " == 0",
-                          std::to_string(src.rows) + " rows of " +
-                              std::to_string(int64_t(src.cols) * src.element_bits() / 8) + " bytes");
-        }
-    }
-    if (!rules::tmov_source_layout_ok(profile, src.loc, dst.loc, src.blayout, src.slayout)) {
-        dm::fail_rule("LEGAL_TMOV_LAYOUT", "src", "the cube cannot read a " + dm::arrangement_name(src) + " L1 tile",
-                      "Nz, Zn or row-major", dm::arrangement_name(src));
-    }
-    if (!rules::tmov_mode_ok(src.loc, dst.loc, relu, mode)) {
-        dm::fail_rule("LEGAL_TMOV_MODE", "src",
-                      "ReLU applies only to moves out of an accumulator and split modes only to Acc -> Vec moves",
-                      "an Acc source (Acc -> Vec for split modes)", path);
-    }
-    if (!rules::tmov_split_ok(mode, dst.element_bits(), src.valid_rows, src.valid_cols)) {
-        runtime::fail(
-            {"RUN_TMOV_SPLIT", "", "src", "the accumulator's valid region cannot be split between the two vector cores",
-             mode == AccToVecMode::DualModeSplitM ? "an even row count"
-                                                  : "an even column count (a multiple of 32 for 32-bit outputs)",
-             extent(src.valid_rows, src.valid_cols), ""});
-    }
-}
 
 // Where this core's part starts in the source: split modes hand each vector sub-block one half.
 void source_origin(const TileDesc& dst, AccToVecMode mode, int64_t& row0, int64_t& col0)
@@ -128,12 +83,59 @@ void move_bits(const TileDesc& dst, const TileDesc& src, int64_t row0, int64_t c
 
 }  // namespace
 
+void check_tmov(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
+                AccToVecMode mode, LegalitySink& sink)
+{
+    const std::string path = dm::location_name(src.loc) + " -> " + dm::location_name(dst.loc);
+    if (!rules::tmov_location_ok(profile, src.loc, dst.loc)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_LOCATION", "dst", "TMOV has no " + path + " path", "a supported location pair", path);
+    }
+    if (!rules::tmov_dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_DTYPE", "dst",
+                      "TMOV " + path + " cannot move " + name_of(src.dtype) + " into " + name_of(dst.dtype),
+                      "a supported element-type pair", name_of(src.dtype) + " -> " + name_of(dst.dtype));
+    }
+    if (!rules::tmov_shape_ok(profile, src.rows, src.cols, dst.rows, dst.cols)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_SHAPE", "dst", "source and destination capacities differ", extent(src.rows, src.cols),
+                      extent(dst.rows, dst.cols));
+    }
+    if (dst.loc == TileType::Bias || dst.loc == TileType::Scaling) {
+        const int align = rules::tmov_table_alignment(dst.loc);
+        if (!rules::tmov_table_row_ok(profile, src.rows, src.cols, src.element_bits(), dst.cols, dst.element_bits(),
+                                      align)) {
+            dm::report_rule(sink, profile, "LEGAL_TMOV_TABLE_ROW", "src",
+                          "a move into the " + dm::location_name(dst.loc) + " buffer takes one row of a multiple of " +
+                              std::to_string(align) + " bytes (at most 4096 bytes on a5)",
+                          "1 row, bytes % " + std::to_string(align) + " == 0",
+                          std::to_string(src.rows) + " rows of " +
+                              std::to_string(int64_t(src.cols) * src.element_bits() / 8) + " bytes");
+        }
+    }
+    if (!rules::tmov_source_layout_ok(profile, src.loc, dst.loc, src.blayout, src.slayout)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_LAYOUT", "src", "the cube cannot read a " + dm::arrangement_name(src) + " L1 tile",
+                      "Nz, Zn or row-major", dm::arrangement_name(src));
+    }
+    if (!rules::tmov_mode_ok(src.loc, dst.loc, relu, mode)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_MODE", "src",
+                      "ReLU applies only to moves out of an accumulator and split modes only to Acc -> Vec moves",
+                      "an Acc source (Acc -> Vec for split modes)", path);
+    }
+    if (all_known(src.valid_rows, src.valid_cols) &&
+        !rules::tmov_split_ok(mode, dst.element_bits(), src.valid_rows, src.valid_cols)) {
+        report(sink, "RUN_TMOV_SPLIT", "src", "the accumulator's valid region cannot be split between the two vector cores",
+               mode == AccToVecMode::DualModeSplitM ? "an even row count"
+                                                    : "an even column count (a multiple of 32 for 32-bit outputs)",
+               extent(src.valid_rows, src.valid_cols));
+    }
+}
+
 void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode)
 {
     runtime::InstructionScope scope("TMOV");
     dm::check_tile(dst, "dst");
     dm::check_tile(src, "src");
-    check_tmov_rules(dst, src, relu, mode);
+    StopAtFirstFinding stop;
+    check_tmov(runtime::active_profile(), dst, src, relu, mode, stop);
     int64_t row0 = 0, col0 = 0;
     source_origin(dst, mode, row0, col0);
     check_source_covers(dst, src, mode, row0, col0);

@@ -21,68 +21,6 @@ std::string name_of(DType t)
     return std::string(dtype_name(t));
 }
 
-void check_tstore_rules(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
-{
-    const auto& profile = runtime::active_profile();
-    if (!rules::tstore_location_ok(profile, src.loc)) {
-        dm::fail_rule("LEGAL_TSTORE_LOCATION", "src",
-                      "TSTORE cannot store from a " + dm::location_name(src.loc) + " tile",
-                      profile.target == profile::Target::A5 ? "a Vec or Acc tile" : "a Vec, Mat or Acc tile",
-                      dm::location_name(src.loc));
-    }
-    if (src.loc == TileType::Acc) {
-        if (!rules::acc_output_dtype_ok(src.dtype, dst.dtype)) {
-            dm::fail_rule("LEGAL_ACC_OUTPUT_DTYPE", "dst",
-                          "an accumulator of " + name_of(src.dtype) + " cannot be stored as " + name_of(dst.dtype),
-                          "f32 -> f32/f16/bf16 or i32 -> i32", name_of(src.dtype) + " -> " + name_of(dst.dtype));
-        }
-        if (!rules::acc_store_shape_ok(dst.layout, src.rows, src.cols)) {
-            dm::fail_rule("LEGAL_TSTORE_ACC_SHAPE", "src",
-                          "an accumulator store into an " + dm::layout_name(dst.layout) +
-                              " tensor takes 1..4095 columns and at most 8192 (ND) or 65535 (NZ, columns a multiple "
-                              "of 16) rows",
-                          "a supported accumulator shape", std::to_string(src.rows) + " x " + std::to_string(src.cols));
-        }
-    } else {
-        if (!rules::tstore_dtype_ok(profile, src.dtype)) {
-            dm::fail_rule("LEGAL_TSTORE_DTYPE", "src", "TSTORE does not store " + name_of(src.dtype) + " tiles",
-                          "a supported element type", name_of(src.dtype));
-        }
-        if (!rules::element_size_match(src.dtype, dst.dtype)) {
-            dm::fail_rule("LEGAL_GM_ELEMENT_SIZE", "dst",
-                          "the tile's element type " + name_of(src.dtype) + " and the global tensor's " +
-                              name_of(dst.dtype) + " differ in size",
-                          std::to_string(src.element_bits()) + "-bit elements",
-                          std::to_string(dtype_bits(dst.dtype)) + "-bit elements");
-        }
-    }
-    if (!rules::gm_layout_ok(src.loc, dst.layout, src.blayout, src.slayout, src.rows, src.cols, src.dtype)) {
-        dm::fail_rule("LEGAL_GM_LAYOUT", "dst",
-                      "TSTORE cannot move a " + dm::arrangement_name(src) + " " + dm::location_name(src.loc) +
-                          " tile into a " + dm::layout_name(dst.layout) + " global tensor",
-                      "a supported layout pair", dm::arrangement_name(src) + " -> " + dm::layout_name(dst.layout));
-    }
-    if (src.loc != TileType::Acc &&
-        !rules::gm_fractal_conversion_ok(dst.layout, src.blayout, src.slayout, src.fractal_bytes, dst.shape[0],
-                                         dst.shape[1], dst.shape[2])) {
-        dm::fail_rule(
-            "LEGAL_GM_FRACTAL", "dst",
-            "a layout-converting store writes a 2-D tensor (dimensions 0..2 of extent 1) from 512-byte fractals",
-            "shape (1, 1, 1, R, C) and fractal 512",
-            "dimensions " + std::to_string(dst.shape[0]) + ", " + std::to_string(dst.shape[1]) + ", " +
-                std::to_string(dst.shape[2]) + " and fractal " + std::to_string(src.fractal_bytes));
-    }
-    if (!rules::tstore_atomic_ok(profile, atomic, dst.dtype)) {
-        dm::fail_rule("LEGAL_TSTORE_ATOMIC", "dst",
-                      "atomic accumulation into a " + name_of(dst.dtype) + " global tensor is not supported",
-                      profile.target == profile::Target::A5 ? "AtomicAdd into i32" : "AtomicAdd into f32 or i32",
-                      name_of(dst.dtype));
-    }
-    if (!rules::transfer_extent_ok(profile, src.valid_rows, src.valid_cols)) {
-        runtime::fail({"RUN_EMPTY_TRANSFER", "", "src", "the tile's valid region is empty", "at least 1 x 1",
-                       std::to_string(src.valid_rows) + " x " + std::to_string(src.valid_cols), ""});
-    }
-}
 
 template <typename Kernel>
 void store_region(const dm::GlobalView& view, const TileDesc& src)
@@ -124,11 +62,75 @@ void store_accumulator(const dm::GlobalView& view, const TileDesc& src, DType gl
 
 }  // namespace
 
+void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
+                  LegalitySink& sink)
+{
+    if (!rules::tstore_location_ok(profile, src.loc)) {
+        dm::report_rule(sink, profile, "LEGAL_TSTORE_LOCATION", "src",
+                      "TSTORE cannot store from a " + dm::location_name(src.loc) + " tile",
+                      profile.target == profile::Target::A5 ? "a Vec or Acc tile" : "a Vec, Mat or Acc tile",
+                      dm::location_name(src.loc));
+    }
+    if (src.loc == TileType::Acc) {
+        if (!rules::acc_output_dtype_ok(src.dtype, dst.dtype)) {
+            dm::report_rule(sink, profile, "LEGAL_ACC_OUTPUT_DTYPE", "dst",
+                          "an accumulator of " + name_of(src.dtype) + " cannot be stored as " + name_of(dst.dtype),
+                          "f32 -> f32/f16/bf16 or i32 -> i32", name_of(src.dtype) + " -> " + name_of(dst.dtype));
+        }
+        if (!rules::acc_store_shape_ok(dst.layout, src.rows, src.cols)) {
+            dm::report_rule(sink, profile, "LEGAL_TSTORE_ACC_SHAPE", "src",
+                          "an accumulator store into an " + dm::layout_name(dst.layout) +
+                              " tensor takes 1..4095 columns and at most 8192 (ND) or 65535 (NZ, columns a multiple "
+                              "of 16) rows",
+                          "a supported accumulator shape", std::to_string(src.rows) + " x " + std::to_string(src.cols));
+        }
+    } else {
+        if (!rules::tstore_dtype_ok(profile, src.dtype)) {
+            dm::report_rule(sink, profile, "LEGAL_TSTORE_DTYPE", "src", "TSTORE does not store " + name_of(src.dtype) + " tiles",
+                          "a supported element type", name_of(src.dtype));
+        }
+        if (!rules::element_size_match(src.dtype, dst.dtype)) {
+            dm::report_rule(sink, profile, "LEGAL_GM_ELEMENT_SIZE", "dst",
+                          "the tile's element type " + name_of(src.dtype) + " and the global tensor's " +
+                              name_of(dst.dtype) + " differ in size",
+                          std::to_string(src.element_bits()) + "-bit elements",
+                          std::to_string(dtype_bits(dst.dtype)) + "-bit elements");
+        }
+    }
+    if (!rules::gm_layout_ok(src.loc, dst.layout, src.blayout, src.slayout, src.rows, src.cols, src.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_GM_LAYOUT", "dst",
+                      "TSTORE cannot move a " + dm::arrangement_name(src) + " " + dm::location_name(src.loc) +
+                          " tile into a " + dm::layout_name(dst.layout) + " global tensor",
+                      "a supported layout pair", dm::arrangement_name(src) + " -> " + dm::layout_name(dst.layout));
+    }
+    if (src.loc != TileType::Acc && all_known(dst.shape[0], dst.shape[1], dst.shape[2]) &&
+        !rules::gm_fractal_conversion_ok(dst.layout, src.blayout, src.slayout, src.fractal_bytes, dst.shape[0],
+                                         dst.shape[1], dst.shape[2])) {
+        dm::report_rule(sink, profile, 
+            "LEGAL_GM_FRACTAL", "dst",
+            "a layout-converting store writes a 2-D tensor (dimensions 0..2 of extent 1) from 512-byte fractals",
+            "shape (1, 1, 1, R, C) and fractal 512",
+            "dimensions " + std::to_string(dst.shape[0]) + ", " + std::to_string(dst.shape[1]) + ", " +
+                std::to_string(dst.shape[2]) + " and fractal " + std::to_string(src.fractal_bytes));
+    }
+    if (!rules::tstore_atomic_ok(profile, atomic, dst.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_TSTORE_ATOMIC", "dst",
+                      "atomic accumulation into a " + name_of(dst.dtype) + " global tensor is not supported",
+                      profile.target == profile::Target::A5 ? "AtomicAdd into i32" : "AtomicAdd into f32 or i32",
+                      name_of(dst.dtype));
+    }
+    if (all_known(src.valid_rows, src.valid_cols) && !rules::transfer_extent_ok(profile, src.valid_rows, src.valid_cols)) {
+        report(sink, "RUN_EMPTY_TRANSFER", "src", "the tile's valid region is empty", "at least 1 x 1",
+               std::to_string(src.valid_rows) + " x " + std::to_string(src.valid_cols));
+    }
+}
+
 void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
 {
     runtime::InstructionScope scope("TSTORE");
     dm::check_tile(src, "src");
-    check_tstore_rules(dst, src, atomic);
+    StopAtFirstFinding stop;
+    check_tstore(runtime::active_profile(), dst, src, atomic, stop);
     dm::check_global_access(dst, src.valid_rows, src.valid_cols, "dst");
     require_written(src, "src");
 

@@ -1,5 +1,6 @@
-// TADD, TSUB, TMUL, TDIV: the element-wise tile-tile arithmetic, four operations over the one binary
-// kernel (binary_kernel.hpp).
+// The element-wise tile-tile instructions: one operation functor each, over the one binary kernel
+// (binary_kernel.hpp); their entry points and definitions come from their rows in
+// pto/isa/instructions.def.
 #include <pto/engine/ops/elementwise.hpp>
 
 #include <pto/profile/rules_elementwise.hpp>
@@ -11,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "engine/definition.hpp"
 #include "engine/elementwise/binary_kernel.hpp"
 
 namespace pto::engine {
@@ -108,32 +110,54 @@ struct Div {
     }
 };
 
+// The operands and attributes every binary row shares.
+constexpr OperandSpec kBinarySources[] = {{"src0", OperandKind::Tile}, {"src1", OperandKind::Tile}};
+constexpr OperandSpec kDestination[] = {{"dst", OperandKind::Tile}};
+constexpr Form kBinaryForms[] = {{kBinarySources, kDestination}};
+
+constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};
+constexpr AttributeValue kPrecisionValues[] = {{"default", 0}, {"high_precision", 1}, {"high", 1}};
+constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionValues, 0}};
+
 }  // namespace
 
-void tadd(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
-{
-    runtime::InstructionScope scope("TADD");
-    run_binary_instruction<Add, rules::tadd_dtype_ok>("LEGAL_TADD_DTYPE", dst, src0, src1);
-}
+// Per row: the entry point (the instruction's scope, its rules, the kernel of its functor), and its
+// definition.
+#define PTO_DETAIL_BINARY_ENTRY_Plain(NAME, entry, Op, Precision)                              \
+    void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)                \
+    {                                                                                          \
+        runtime::InstructionScope scope(#NAME);                                                \
+        run_binary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src0, src1); \
+    }
+// Both precisions yield the correctly rounded IEEE result here: the device's DEFAULT algorithms trade
+// accuracy for speed in undocumented ways that a simulator cannot reproduce.
+#define PTO_DETAIL_BINARY_ENTRY_WithPrecision(NAME, entry, Op, Precision)                      \
+    void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, Precision)     \
+    {                                                                                          \
+        runtime::InstructionScope scope(#NAME);                                                \
+        run_binary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src0, src1); \
+    }
+#define PTO_DETAIL_BINARY_RUN_Plain(entry, Precision) [](const Call& c) { entry(c.dst(), c.src(0), c.src(1)); }
+#define PTO_DETAIL_BINARY_RUN_WithPrecision(entry, Precision) \
+    [](const Call& c) { entry(c.dst(), c.src(0), c.src(1), c.attribute<Precision>(0)); }
+#define PTO_DETAIL_BINARY_ATTRIBUTES_Plain std::span<const AttributeSpec>{}
+#define PTO_DETAIL_BINARY_ATTRIBUTES_WithPrecision kPrecisionAttributes
 
-void tsub(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
-{
-    runtime::InstructionScope scope("TSUB");
-    run_binary_instruction<Sub, rules::tsub_dtype_ok>("LEGAL_TSUB_DTYPE", dst, src0, src1);
-}
-
-void tmul(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
-{
-    runtime::InstructionScope scope("TMUL");
-    run_binary_instruction<Mul, rules::tmul_dtype_ok>("LEGAL_TMUL_DTYPE", dst, src0, src1);
-}
-
-void tdiv(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, DivAlgorithm /*algorithm*/)
-{
-    // Both algorithms yield the correctly rounded IEEE quotient here; the device's DEFAULT algorithm
-    // trades accuracy for speed in an undocumented way that a simulator cannot reproduce.
-    runtime::InstructionScope scope("TDIV");
-    run_binary_instruction<Div, rules::tdiv_dtype_ok>("LEGAL_TDIV_DTYPE", dst, src0, src1);
-}
+#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES)                   \
+    PTO_DETAIL_BINARY_ENTRY_##Shape(NAME, entry, Op, Precision)                                            \
+    constexpr InstrDef definitions::NAME{                                                                  \
+        .id = Instr::NAME,                                                                                 \
+        .mnemonic = #NAME,                                                                                 \
+        .forms = kBinaryForms,                                                                             \
+        .attributes = PTO_DETAIL_BINARY_ATTRIBUTES_##Shape,                                                \
+        .pipe = vector_pipe,                                                                               \
+        .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {                        \
+            check_binary_operands(p, {"LEGAL_" #NAME "_DTYPE", rules::entry##_dtype_ok}, c.dst(), c.src(0), \
+                                  c.src(1), sink);                                                         \
+        },                                                                                                 \
+        .run = PTO_DETAIL_BINARY_RUN_##Shape(entry, Precision),                                            \
+    };
+#include <pto/isa/instructions.def>
+#undef PTO_ELEMENTWISE_BINARY
 
 }  // namespace pto::engine

@@ -19,6 +19,7 @@
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/dtype_of.hpp>
 #include <pto/profile/profile.hpp>
+#include <pto/runtime/memory.hpp>
 
 #include <concepts>
 #include <cstdint>
@@ -189,7 +190,8 @@ template <typename Op, bool (*DTypeOk)(const profile::Profile&, DType)>
 void run_binary_instruction(const char* dtype_code, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
 {
     const BinaryRules rules{dtype_code, DTypeOk};
-    check_binary_operands(rules, dst, src0, src1);
+    StopAtFirstFinding stop;
+    check_binary_operands(runtime::active_profile(), rules, dst, src0, src1, stop);
     require_written(src0, "src0");
     require_written(src1, "src1");
     const bool ran = visit_arithmetic_type(dst.dtype, [&]<typename T>() {

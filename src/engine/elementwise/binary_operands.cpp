@@ -49,7 +49,8 @@ bool shares_bytes(const TileDesc& a, const TileDesc& b)
 
 }  // namespace
 
-void check_binary_operands(const BinaryRules& rules, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
+void check_binary_operands(const profile::Profile& prof, const BinaryRules& rules, const TileDesc& dst,
+                           const TileDesc& src0, const TileDesc& src1, LegalitySink& sink)
 {
     const Operand operands[] = {{dst, "dst"}, {src0, "src0"}, {src1, "src1"}};
     const Operand sources[] = {{src0, "src0"}, {src1, "src1"}};
@@ -57,47 +58,47 @@ void check_binary_operands(const BinaryRules& rules, const TileDesc& dst, const 
     // Descriptors from the PTO-AS interpreter have not been through Tile's own checks.
     for (const Operand& op : operands) {
         const TileDesc& t = op.tile;
-        if (t.valid_rows < 0 || t.valid_rows > t.rows || t.valid_cols < 0 || t.valid_cols > t.cols) {
-            runtime::fail({"RUN_VALID_SHAPE", "", op.name, "valid region exceeds the tile's capacity",
-                           "at most " + shape_text(t.rows, t.cols), shape_text(t.valid_rows, t.valid_cols), ""});
+        if (all_known(t.valid_rows, t.valid_cols) &&
+            (t.valid_rows < 0 || t.valid_rows > t.rows || t.valid_cols < 0 || t.valid_cols > t.cols)) {
+            report(sink, "RUN_VALID_SHAPE", op.name, "valid region exceeds the tile's capacity",
+                   "at most " + shape_text(t.rows, t.cols), shape_text(t.valid_rows, t.valid_cols));
         }
     }
     for (const Operand& src : sources) {
         if (!rules::elementwise_same_dtype(dst.dtype, src.tile.dtype)) {
-            runtime::fail({"LEGAL_ELEMWISE_DTYPE", "", src.name, "element type differs from dst's",
-                           std::string(dtype_name(dst.dtype)), std::string(dtype_name(src.tile.dtype)), ""});
+            report(sink, "LEGAL_ELEMWISE_DTYPE", src.name, "element type differs from dst's",
+                   std::string(dtype_name(dst.dtype)), std::string(dtype_name(src.tile.dtype)));
         }
     }
-    const profile::Profile& prof = runtime::active_profile();
     if (!rules.dtype_ok(prof, dst.dtype)) {
-        runtime::fail({rules.dtype_code, "", "dst",
-                       "element type " + std::string(dtype_name(dst.dtype)) + " is not supported on the " +
-                           std::string(prof.name) + " profile",
-                       allowed_dtypes(rules, prof), std::string(dtype_name(dst.dtype)), ""});
+        report(sink, rules.dtype_code, "dst",
+               "element type " + std::string(dtype_name(dst.dtype)) + " is not supported on the " +
+                   std::string(prof.name) + " profile",
+               allowed_dtypes(rules, prof), std::string(dtype_name(dst.dtype)));
     }
     for (const Operand& op : operands) {
         if (!rules::elementwise_location_ok(op.tile.loc)) {
-            runtime::fail({"LEGAL_ELEMWISE_LOCATION", "", op.name,
-                           "element-wise arithmetic takes tiles in UB only",
-                           "a Vec tile (UB)",
-                           "a " + std::string(profile::location_name(op.tile.loc)) + " tile (" +
-                               std::string(profile::memory_name(op.tile.loc)) + ")",
-                           ""});
+            report(sink, "LEGAL_ELEMWISE_LOCATION", op.name, "element-wise arithmetic takes tiles in UB only",
+                   "a Vec tile (UB)",
+                   "a " + std::string(profile::location_name(op.tile.loc)) + " tile (" +
+                       std::string(profile::memory_name(op.tile.loc)) + ")");
         }
     }
     for (const Operand& op : operands) {
         if (!rules::elementwise_layout_ok(prof, op.tile.blayout, op.tile.slayout)) {
-            runtime::fail({"LEGAL_ELEMWISE_LAYOUT", "", op.name,
-                           "tile layout is not supported on the " + std::string(prof.name) + " profile",
-                           "row-major, unboxed", layout_text(op.tile), ""});
+            report(sink, "LEGAL_ELEMWISE_LAYOUT", op.name,
+                   "tile layout is not supported on the " + std::string(prof.name) + " profile", "row-major, unboxed",
+                   layout_text(op.tile));
         }
     }
     for (const Operand& src : sources) {
-        if (!rules::elementwise_valid_extent_ok(dst.valid_rows, src.tile.valid_rows) ||
-            !rules::elementwise_valid_extent_ok(dst.valid_cols, src.tile.valid_cols)) {
-            runtime::fail({"RUN_VALID_SHAPE", "", src.name, "valid shape differs from dst's",
-                           shape_text(dst.valid_rows, dst.valid_cols),
-                           shape_text(src.tile.valid_rows, src.tile.valid_cols), ""});
+        const bool rows_ok = !all_known(dst.valid_rows, src.tile.valid_rows) ||
+                             rules::elementwise_valid_extent_ok(dst.valid_rows, src.tile.valid_rows);
+        const bool cols_ok = !all_known(dst.valid_cols, src.tile.valid_cols) ||
+                             rules::elementwise_valid_extent_ok(dst.valid_cols, src.tile.valid_cols);
+        if (!rows_ok || !cols_ok) {
+            report(sink, "RUN_VALID_SHAPE", src.name, "valid shape differs from dst's",
+                   shape_text(dst.valid_rows, dst.valid_cols), shape_text(src.tile.valid_rows, src.tile.valid_cols));
         }
     }
 }

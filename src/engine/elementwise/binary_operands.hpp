@@ -4,6 +4,7 @@
 
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/dtype.hpp>
+#include <pto/engine/legality.hpp>
 #include <pto/profile/profile.hpp>
 
 namespace pto::engine::elementwise {
@@ -15,12 +16,13 @@ struct BinaryRules {
     bool (*dtype_ok)(const profile::Profile&, DType);
 };
 
-// Reports, in this order: a valid region beyond its tile's capacity (RUN_VALID_SHAPE), a source whose
-// element type differs from dst's (LEGAL_ELEMWISE_DTYPE), an element type the active profile does not
-// allow (rules.dtype_code), a tile outside UB (LEGAL_ELEMWISE_LOCATION), a layout the profile does not
-// allow (LEGAL_ELEMWISE_LAYOUT), a source whose valid shape differs from dst's (RUN_VALID_SHAPE).
-void check_binary_operands(const BinaryRules& rules, const TileDesc& dst, const TileDesc& src0,
-                           const TileDesc& src1);
+// Reports to `sink`, in this order: a valid region beyond its tile's capacity (RUN_VALID_SHAPE), a
+// source whose element type differs from dst's (LEGAL_ELEMWISE_DTYPE), an element type profile `p` does
+// not allow (rules.dtype_code), a tile outside UB (LEGAL_ELEMWISE_LOCATION), a layout the profile does
+// not allow (LEGAL_ELEMWISE_LAYOUT), a source whose valid shape differs from dst's (RUN_VALID_SHAPE).
+// Rules that read an unknown valid extent are skipped.
+void check_binary_operands(const profile::Profile& p, const BinaryRules& rules, const TileDesc& dst,
+                           const TileDesc& src0, const TileDesc& src1, LegalitySink& sink);
 
 // LEGAL_<INSTR>_DTYPE for an element type that passed the rule but has no kernel (a table out of step
 // with the kernels), so that such a gap is a diagnostic rather than a silent no-op.

@@ -5,6 +5,11 @@
 
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/legality.hpp>
+
+namespace pto::profile {
+struct Profile;
+}
 
 namespace pto::engine {
 
@@ -29,5 +34,13 @@ void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic = Atom
 // vector sub-block.
 void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu = ReluPreMode::NoRelu,
           AccToVecMode mode = AccToVecMode::SingleModeVec0);
+
+// The operand rules of each on profile `p`, read from the descriptors alone (kUnknownExtent valid
+// extents and view dimensions skip the rules that read them). Every broken rule goes to `sink`.
+void check_tload(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
+void check_tstore(const profile::Profile& p, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
+                  LegalitySink& sink);
+void check_tmov(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
+                AccToVecMode mode, LegalitySink& sink);
 
 }  // namespace pto::engine

@@ -1,4 +1,4 @@
-// Engine entry points of the element-wise tile-tile arithmetic. Both front doors call these: each
+// Engine entry points of the element-wise instructions. Both front doors call these: each
 // validates its operands against the active profile on its own, then runs the kernel for the element
 // type once.
 //
@@ -17,16 +17,21 @@
 
 namespace pto::engine {
 
-void tadd(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1);
-void tsub(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1);
-void tmul(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1);
-
-// Float quotients are IEEE (x/0 is an infinity or NaN). Integer quotients are truncated toward zero
-// and saturated to the type: the result an exact float division followed by a saturating conversion
-// gives, so INT_MIN / -1 is INT_MAX and x / 0 is the type's maximum (x > 0), minimum (x < 0) or 0
-// (x == 0). In checked mode an integer division by zero is RUN_DIV_BY_ZERO instead. Both algorithms
-// give the correctly rounded quotient on the CPU, so `algorithm` changes no result.
-void tdiv(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
-          DivAlgorithm algorithm = DivAlgorithm::DEFAULT);
+// One entry point per PTO_ELEMENTWISE_BINARY row of pto/isa/instructions.def: `entry(dst, src0, src1)`,
+// with a trailing precision argument for the WithPrecision rows.
+//
+// TDIV: float quotients are IEEE (x/0 is an infinity or NaN). Integer quotients are truncated toward
+// zero and saturated to the type: the result an exact float division followed by a saturating
+// conversion gives, so INT_MIN / -1 is INT_MAX and x / 0 is the type's maximum (x > 0), minimum (x < 0)
+// or 0 (x == 0). In checked mode an integer division by zero is RUN_DIV_BY_ZERO instead. Both
+// algorithms give the correctly rounded quotient on the CPU, so the precision changes no result.
+#define PTO_DETAIL_BINARY_ENTRY_Plain(entry, Precision) \
+    void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1);
+#define PTO_DETAIL_BINARY_ENTRY_WithPrecision(entry, Precision) \
+    void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, Precision precision = Precision::DEFAULT);
+#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
+    PTO_DETAIL_BINARY_ENTRY_##Shape(entry, Precision)
+#include <pto/isa/instructions.def>
+#undef PTO_ELEMENTWISE_BINARY
 
 }  // namespace pto::engine

@@ -79,7 +79,9 @@ const OpInfo kOtherOps[] = {
 // allow.
 OpInfo instruction_row(const engine::InstrDef& def, const engine::Alias* alias)
 {
-    OpInfo info{alias ? alias->mnemonic : def.mnemonic, OpClass::Tile};
+    OpInfo info{};
+    info.key = alias ? alias->mnemonic : def.mnemonic;
+    info.cls = OpClass::Tile;
     info.instruction = &def;
     info.alias = alias;
     info.min_inputs = info.min_dests = UINT8_MAX;

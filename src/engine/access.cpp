@@ -32,8 +32,13 @@ bool for_each_run(const TileDesc& t, int rows, int cols, Fn&& fn)
 
 void require_written(const TileDesc& tile, const char* operand)
 {
+    require_written(tile, tile.valid_rows, tile.valid_cols, operand);
+}
+
+void require_written(const TileDesc& tile, int rows, int cols, const char* operand)
+{
     if (!runtime::checked()) return;
-    for_each_run(tile, tile.valid_rows, tile.valid_cols, [&](int r, int c, std::byte* p, int64_t n) {
+    for_each_run(tile, rows, cols, [&](int r, int c, std::byte* p, int64_t n) {
         const int64_t bad = runtime::first_unwritten(p, static_cast<std::size_t>(n));
         if (bad < 0) return true;
         const int64_t col = tile.rows_contiguous() ? bad * 8 / tile.element_bits() : c;

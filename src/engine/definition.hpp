@@ -125,6 +125,10 @@ namespace definitions {
 #undef PTO_INSTRUCTION
 }  // namespace definitions
 
+// A scalar operand's value as the bits of element type `dtype` (pto/engine/descriptor.hpp's ScalarBits):
+// floats rounded to nearest even, integers truncated to the type's width.
+ScalarBits encode_scalar(DType dtype, const ScalarValue& value);
+
 // Every definition, indexed by Instr.
 std::span<const InstrDef* const> instruction_definitions();
 const InstrDef& definition_of(Instr instr);

@@ -3,6 +3,8 @@
 // synchronisation log (pto/runtime/sync.hpp).
 #pragma once
 
+#include <type_traits>
+
 #include <cstdint>
 
 #include <pto/common/type.hpp>
@@ -99,6 +101,15 @@ struct Event {
         return *this;
     }
 };
+
+template <typename T>
+struct is_event : std::false_type {};
+template <Op SrcOp, Op DstOp>
+struct is_event<Event<SrcOp, DstOp>> : std::true_type {};
+// Whether every type of a pack is an Event: overloads whose trailing parameters are events use it to
+// stay apart from overloads with more operands.
+template <typename... T>
+inline constexpr bool all_events_v = (is_event<std::remove_cv_t<T>>::value && ...);
 
 template <typename... WaitEvents>
 inline void WaitAllEvents(WaitEvents&... events)

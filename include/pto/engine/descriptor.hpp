@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include <pto/common/constants.hpp>
 #include <pto/common/type.hpp>
@@ -64,6 +66,19 @@ struct TileDesc {
     // Unboxed row-major tiles keep each row contiguous: kernels take the fast path on those.
     constexpr bool rows_contiguous() const { return !boxed() && blayout == BLayout::RowMajor; }
 };
+
+// A scalar operand of an instruction, as the bit pattern of the tile element type it combines with (a
+// float's 32 bits, a half's 16, an integer's two's complement), zero-extended to 64 bits.
+using ScalarBits = uint64_t;
+
+template <typename T>
+ScalarBits scalar_bits(const T& value)
+{
+    static_assert(sizeof(T) <= sizeof(ScalarBits) && std::is_trivially_copyable_v<T>);
+    ScalarBits bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return bits;
+}
 
 // A global tensor view: five dimensions, strides in elements.
 struct GlobalDesc {

@@ -82,6 +82,9 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
     PTO_DETAIL_BINARY_INTRINSIC_##Shape(NAME, entry, Precision, A2A3_DTYPES, A5_DTYPES)
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE_BINARY
+#undef PTO_DETAIL_BINARY_STATIC_CHECKS
+#undef PTO_DETAIL_BINARY_INTRINSIC_Plain
+#undef PTO_DETAIL_BINARY_INTRINSIC_WithPrecision
 
 // TDIV<TileData>(dst, src0, src1): the earlier documented form, one tile type for all three operands.
 // With three operands of one type, overload resolution prefers this (more specialised) template; both

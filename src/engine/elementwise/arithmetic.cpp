@@ -123,7 +123,7 @@ constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionVal
 
 // Per row: the entry point (the instruction's scope, its rules, the kernel of its functor), and its
 // definition.
-#define PTO_DETAIL_BINARY_ENTRY_Plain(NAME, entry, Op, Precision)                              \
+#define PTO_DETAIL_BINARY_DEFINE_ENTRY_Plain(NAME, entry, Op, Precision)                              \
     void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)                \
     {                                                                                          \
         runtime::InstructionScope scope(#NAME);                                                \
@@ -131,7 +131,7 @@ constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionVal
     }
 // Both precisions yield the correctly rounded IEEE result here: the device's DEFAULT algorithms trade
 // accuracy for speed in undocumented ways that a simulator cannot reproduce.
-#define PTO_DETAIL_BINARY_ENTRY_WithPrecision(NAME, entry, Op, Precision)                      \
+#define PTO_DETAIL_BINARY_DEFINE_ENTRY_WithPrecision(NAME, entry, Op, Precision)                      \
     void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, Precision)     \
     {                                                                                          \
         runtime::InstructionScope scope(#NAME);                                                \
@@ -144,7 +144,7 @@ constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionVal
 #define PTO_DETAIL_BINARY_ATTRIBUTES_WithPrecision kPrecisionAttributes
 
 #define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES)                   \
-    PTO_DETAIL_BINARY_ENTRY_##Shape(NAME, entry, Op, Precision)                                            \
+    PTO_DETAIL_BINARY_DEFINE_ENTRY_##Shape(NAME, entry, Op, Precision)                                            \
     constexpr InstrDef definitions::NAME{                                                                  \
         .id = Instr::NAME,                                                                                 \
         .mnemonic = #NAME,                                                                                 \
@@ -159,5 +159,11 @@ constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionVal
     };
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE_BINARY
+#undef PTO_DETAIL_BINARY_DEFINE_ENTRY_Plain
+#undef PTO_DETAIL_BINARY_DEFINE_ENTRY_WithPrecision
+#undef PTO_DETAIL_BINARY_RUN_Plain
+#undef PTO_DETAIL_BINARY_RUN_WithPrecision
+#undef PTO_DETAIL_BINARY_ATTRIBUTES_Plain
+#undef PTO_DETAIL_BINARY_ATTRIBUTES_WithPrecision
 
 }  // namespace pto::engine

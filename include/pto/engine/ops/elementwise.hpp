@@ -33,5 +33,7 @@ namespace pto::engine {
     PTO_DETAIL_BINARY_ENTRY_##Shape(entry, Precision)
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE_BINARY
+#undef PTO_DETAIL_BINARY_ENTRY_Plain
+#undef PTO_DETAIL_BINARY_ENTRY_WithPrecision
 
 }  // namespace pto::engine

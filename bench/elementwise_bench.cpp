@@ -1,17 +1,32 @@
-// TADD on 64x256 tiles of float and half through the public API, against two yardsticks timed in the
+// Element-wise instructions on 64x256 tiles.
+//
+// BM_TADD_64x256: TADD of float and half through the public API, against two yardsticks timed in the
 // same run over the same tiles:
 //   ratio_vs_scalar  ptosim time / time of the plain loop a kernel author would write (c[i] = a[i] + b[i],
 //                    compiled with this program's flags: the compiler may vectorise it for the
 //                    baseline target, but it has no run-time dispatch)
 //   ratio_vs_memcpy  ptosim time / time of memcpy moving as many bytes as TADD reads and writes
 // Below 1 means ptosim is faster than the yardstick.
+//
+// BM_Kernel: the kernels themselves (engine/elementwise), called on tile descriptors over host buffers,
+// for tile-tile (add, max, and, shl) and tile-scalar (adds, muls, maxs) operations of float, half,
+// bfloat16, int32 and int16, each against memcpy of as many bytes as the operation reads and writes
+// (three tiles, or two for tile-scalar), timed in the same run in CPU time of the thread:
+//   ratio_vs_memcpy  kernel time / memcpy time
 #include <pto/pto-inst.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include "engine/elementwise/binary_kernel.hpp"
+#include "engine/elementwise/operations.hpp"
+#include "engine/elementwise/scalar_kernel.hpp"
+#include "thread_clock.hpp"
 
 using namespace pto;
 
@@ -69,9 +84,110 @@ void BM_TADD_64x256(benchmark::State& state)
     state.counters["ns_per_element"] = ptosim * 1e9 / TileT::Numel;
 }
 
+namespace ew = pto::engine::elementwise;
+
+// A 64x256 row-major UB-like tile in host memory, 64-byte aligned, filled with nonzero values whose
+// shift counts (for shl) stay below the width.
+template <typename T>
+struct HostTile {
+    static constexpr int kRows = 64, kCols = 256;
+    using S = typename ew::Format<T>::Storage;
+
+    explicit HostTile(int seed) : storage(new(std::align_val_t{64}) S[kRows * kCols])
+    {
+        for (int i = 0; i < kRows * kCols; ++i) {
+            if constexpr (std::is_integral_v<T>) storage[i] = static_cast<S>((i * 7 + seed) % 13 + 1);
+            else storage[i] = ew::Format<T>::narrow(0.25f * float((i + seed) % 97) - 7.0f);
+        }
+        desc.data = reinterpret_cast<std::byte*>(storage);
+        desc.dtype = pto::engine::dtype_of<T>;
+        desc.loc = TileType::Vec;
+        desc.rows = desc.valid_rows = kRows;
+        desc.cols = desc.valid_cols = kCols;
+    }
+    ~HostTile() { ::operator delete[](storage, std::align_val_t{64}); }
+    HostTile(const HostTile&) = delete;
+    HostTile& operator=(const HostTile&) = delete;
+
+    static constexpr std::size_t bytes() { return sizeof(S) * kRows * kCols; }
+
+    S* storage;
+    pto::engine::TileDesc desc;
+};
+
+// Times `calls` runs of `kernel`, then as many memcpy calls over `tiles` tiles' worth of bytes.
+template <typename T, typename Kernel>
+void time_against_memcpy(benchmark::State& state, int tiles, Kernel&& kernel)
+{
+    const double start = thread_seconds();
+    for (auto _ : state) {
+        kernel();
+        benchmark::ClobberMemory();
+    }
+    const int64_t calls = state.iterations();
+    const double ours = (thread_seconds() - start) / static_cast<double>(calls);
+
+    std::vector<std::byte> from(tiles * HostTile<T>::bytes() / 2), to(from.size());
+    const double copy_start = thread_seconds();
+    for (int64_t i = 0; i < calls; ++i) {
+        std::memcpy(to.data(), from.data(), from.size());
+        benchmark::ClobberMemory();
+    }
+    const double copy = (thread_seconds() - copy_start) / static_cast<double>(calls);
+
+    state.SetBytesProcessed(calls * tiles * static_cast<int64_t>(HostTile<T>::bytes()));
+    state.counters["ratio_vs_memcpy"] = ours / copy;
+}
+
+template <typename Op, typename T>
+void BM_Kernel_TileTile(benchmark::State& state)
+{
+    HostTile<T> a(1), b(2), c(3);
+    time_against_memcpy<T>(state, 3, [&] { ew::BinaryKernel<Op, T>::run(c.desc, a.desc, b.desc); });
+}
+
+template <typename Op, typename T>
+void BM_Kernel_TileScalar(benchmark::State& state)
+{
+    HostTile<T> a(1), c(3);
+    const uint64_t scalar = std::is_integral_v<T> ? 3 : std::bit_cast<uint32_t>(1.5f);
+    const uint64_t bits = std::is_same_v<T, half> ? half(1.5f).bits
+                          : std::is_same_v<T, bfloat16_t> ? bfloat16_t(1.5f).bits
+                                                          : scalar;
+    time_against_memcpy<T>(state, 2, [&] {
+        ew::ScalarKernel<Op, T>::run(c.desc, a.desc, bits, ew::ScalarSide::Right);
+    });
+}
+
+template <typename T>
+void register_type(const std::string& type)
+{
+    benchmark::RegisterBenchmark(("add/" + type).c_str(), BM_Kernel_TileTile<ew::Add, T>);
+    benchmark::RegisterBenchmark(("max/" + type).c_str(), BM_Kernel_TileTile<ew::Max, T>);
+    if constexpr (std::is_integral_v<T>) {
+        benchmark::RegisterBenchmark(("and/" + type).c_str(), BM_Kernel_TileTile<ew::And, T>);
+        benchmark::RegisterBenchmark(("shl/" + type).c_str(), BM_Kernel_TileTile<ew::Shl, T>);
+    }
+    benchmark::RegisterBenchmark(("adds/" + type).c_str(), BM_Kernel_TileScalar<ew::Add, T>);
+    benchmark::RegisterBenchmark(("muls/" + type).c_str(), BM_Kernel_TileScalar<ew::Mul, T>);
+    benchmark::RegisterBenchmark(("maxs/" + type).c_str(), BM_Kernel_TileScalar<ew::Max, T>);
+}
+
 }  // namespace
 
 BENCHMARK_TEMPLATE(BM_TADD_64x256, float);
 BENCHMARK_TEMPLATE(BM_TADD_64x256, half);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    register_type<float>("f32");
+    register_type<half>("f16");
+    register_type<bfloat16_t>("bf16");
+    register_type<int32_t>("i32");
+    register_type<int16_t>("i16");
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
+

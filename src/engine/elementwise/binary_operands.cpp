@@ -129,7 +129,7 @@ TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot)
     copy.slayout = SLayout::NoneBox;
     copy.blayout = !dst.boxed() && dst.blayout == BLayout::ColMajor ? BLayout::ColMajor : BLayout::RowMajor;
 
-    thread_local std::vector<std::byte> buffers[2];
+    thread_local std::vector<std::byte> buffers[3];
     std::vector<std::byte>& buffer = buffers[slot];
     if (buffer.size() < static_cast<std::size_t>(copy.bytes())) buffer.resize(static_cast<std::size_t>(copy.bytes()));
     copy.data = buffer.data();

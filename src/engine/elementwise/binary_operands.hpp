@@ -34,7 +34,7 @@ bool same_mapping(const TileDesc& a, const TileDesc& b);
 // A source the kernel may read while it writes dst. When `src` shares bytes with dst without mapping
 // every position to the same address, writing dst could clobber source elements not yet read; the
 // valid region of `src` is then copied into a per-thread buffer (grown once, never per instruction)
-// and a descriptor of the copy is returned. `slot` (0 or 1) keeps the two sources' copies apart.
+// and a descriptor of the copy is returned. `slot` (0, 1 or 2) keeps the sources' copies apart.
 // Elements must be whole bytes (every type the element-wise arithmetic takes is).
 TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot);
 

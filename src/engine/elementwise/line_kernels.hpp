@@ -1,17 +1,26 @@
-// Vectorised loops of the element-wise arithmetic over contiguous lines of elements (the rows of a
+// Vectorised loops of the element-wise operations over contiguous lines of elements (the rows of a
 // row-major tile, the columns of a column-major one). They are compiled once per SIMD target and the
-// best one for the running CPU is picked at run time, so the library runs on any x86-64.
+// best one for the running CPU is picked at run time (once per call), so the library runs on any x86-64.
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace pto::engine::elementwise {
 
-enum class ArithOp : uint8_t { Add, Sub, Mul, Div };
-// The operations whose integer result wraps (integer division has rules of its own, see divide.hpp).
-enum class WrapOp : uint8_t { Add, Sub, Mul };
+// The operations with line loops; each names the functor of operations.hpp whose `kLines` it is, and
+// the loops compute exactly what that functor's `apply` does (the tails of lines run `apply` itself).
+enum class LineOp : uint8_t {
+    // two operands
+    Add, Sub, Mul, Div, Max, Min, And, Or, Xor, Shl, Shr, Prelu, SubRelu, Expand,
+    // one operand
+    Abs, Neg, Not, Relu,
+    // three operands
+    AddC, SubC, MulAdd, MulAddRelu,
+};
 
-// Line i of an operand starts `i * stride` elements after `data`.
+// Line i of an operand starts `i * stride` elements after `data`. A source of stride 0 repeats one line:
+// that is how a scalar operand is broadcast.
 template <typename T>
 struct Lines {
     T* data;
@@ -25,21 +34,12 @@ struct LineShape {
     int64_t length;  // elements per line
 };
 
-// d = a op b. A line of d may be the very same memory as the same line of a or b.
-// IEEE single precision, every op.
-void float_lines(ArithOp op, Lines<float> d, Lines<const float> a, Lines<const float> b, LineShape shape);
-
-// half and bfloat16 as their bit patterns: widened exactly to float, computed, rounded once to nearest
-// even, bit for bit as the conversions of pto/common/numeric.hpp round (for +, -, *, / of these formats
-// that is the correctly rounded result).
-void half_lines(ArithOp op, Lines<uint16_t> d, Lines<const uint16_t> a, Lines<const uint16_t> b, LineShape shape);
-void bfloat16_lines(ArithOp op, Lines<uint16_t> d, Lines<const uint16_t> a, Lines<const uint16_t> b, LineShape shape);
-
-// Unsigned integers, wrapping. They serve the signed types of the same width too: two's complement
-// add, subtract and multiply give the same bits.
-void uint_lines(WrapOp op, Lines<uint8_t> d, Lines<const uint8_t> a, Lines<const uint8_t> b, LineShape shape);
-void uint_lines(WrapOp op, Lines<uint16_t> d, Lines<const uint16_t> a, Lines<const uint16_t> b, LineShape shape);
-void uint_lines(WrapOp op, Lines<uint32_t> d, Lines<const uint32_t> a, Lines<const uint32_t> b, LineShape shape);
-void uint_lines(WrapOp op, Lines<uint64_t> d, Lines<const uint64_t> a, Lines<const uint64_t> b, LineShape shape);
+// d = op(sources...), with as many sources as `op` has operands, over the lines of element type T, held
+// as Format<T>::Storage (element_format.hpp; the bit patterns for half and bfloat16). A line of d may be
+// the very same memory as the same line of a source. Defined for float, half, bfloat16_t and the 8-, 16-,
+// 32- and 64-bit integers; `op` must be defined for T. The (op, T) pairs without a vector form (8- and
+// 64-bit integer multiplies, 8-bit shifts, integer division) run `apply` element by element.
+template <typename T, typename S>
+void run_lines(LineOp op, Lines<S> d, std::span<const Lines<const S>> sources, LineShape shape);
 
 }  // namespace pto::engine::elementwise

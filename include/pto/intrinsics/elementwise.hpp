@@ -17,30 +17,24 @@ namespace pto {
 
 namespace detail {
 
-// The compile-time checks every element-wise tile-tile binary instruction shares.
-template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1>
-constexpr void static_check_elementwise_binary()
+// The compile-time checks every element-wise instruction makes on its tiles.
+template <typename TileDataDst, typename... TileDataSrc>
+constexpr void static_check_elementwise()
 {
-    static_assert(is_tile_data_v<TileDataDst> && is_tile_data_v<TileDataSrc0> && is_tile_data_v<TileDataSrc1>,
-                  "element-wise arithmetic takes three Tiles");
+    static_assert(is_tile_data_v<TileDataDst> && (is_tile_data_v<TileDataSrc> && ...),
+                  "element-wise instructions take Tiles");
     constexpr auto& target = profile::kProfile;
     constexpr auto dst_type = engine::dtype_of<typename TileDataDst::DType>;
-    static_assert(rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc0::DType>) &&
-                      rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc1::DType>),
-                  "LEGAL_ELEMWISE_DTYPE: src0, src1 and dst must have the same element type");
-    static_assert(rules::elementwise_location_ok(TileDataDst::Loc) &&
-                      rules::elementwise_location_ok(TileDataSrc0::Loc) &&
-                      rules::elementwise_location_ok(TileDataSrc1::Loc),
-                  "LEGAL_ELEMWISE_LOCATION: element-wise arithmetic takes Vec tiles (UB) only");
+    static_assert((rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc::DType>) && ...),
+                  "LEGAL_ELEMWISE_DTYPE: the sources and dst must have the same element type");
+    static_assert(rules::elementwise_location_ok(TileDataDst::Loc) && (rules::elementwise_location_ok(TileDataSrc::Loc) && ...),
+                  "LEGAL_ELEMWISE_LOCATION: element-wise instructions take Vec tiles (UB) only");
     static_assert(rules::elementwise_layout_ok(target, TileDataDst::BFractal, TileDataDst::SFractal) &&
-                      rules::elementwise_layout_ok(target, TileDataSrc0::BFractal, TileDataSrc0::SFractal) &&
-                      rules::elementwise_layout_ok(target, TileDataSrc1::BFractal, TileDataSrc1::SFractal),
-                  "LEGAL_ELEMWISE_LAYOUT: on a2a3 and a5 element-wise arithmetic takes unboxed row-major tiles only");
-    static_assert(rules::elementwise_valid_extent_ok(TileDataDst::ValidRow, TileDataSrc0::ValidRow) &&
-                      rules::elementwise_valid_extent_ok(TileDataDst::ValidCol, TileDataSrc0::ValidCol) &&
-                      rules::elementwise_valid_extent_ok(TileDataDst::ValidRow, TileDataSrc1::ValidRow) &&
-                      rules::elementwise_valid_extent_ok(TileDataDst::ValidCol, TileDataSrc1::ValidCol),
-                  "RUN_VALID_SHAPE: src0 and src1 must have dst's valid shape");
+                      (rules::elementwise_layout_ok(target, TileDataSrc::BFractal, TileDataSrc::SFractal) && ...),
+                  "LEGAL_ELEMWISE_LAYOUT: on a2a3 and a5 element-wise instructions take unboxed row-major tiles only");
+    static_assert(((rules::elementwise_valid_extent_ok(TileDataDst::ValidRow, TileDataSrc::ValidRow) &&
+                    rules::elementwise_valid_extent_ok(TileDataDst::ValidCol, TileDataSrc::ValidCol)) && ...),
+                  "RUN_VALID_SHAPE: the sources must have dst's valid shape");
 }
 
 template <typename TileData>
@@ -48,51 +42,121 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
 
 }  // namespace detail
 
-// One intrinsic per PTO_ELEMENTWISE_BINARY row of pto/isa/instructions.def, in the row's C++ shape:
-//   Plain          NAME(dst, src0, src1)
-//   WithPrecision  NAME<PrecisionType = Precision::DEFAULT>(dst, src0, src1)
-// Each computes dst = src0 op src1 over dst's valid region (see pto/engine/ops/elementwise.hpp).
-#define PTO_DETAIL_BINARY_STATIC_CHECKS(NAME, entry, A2A3_DTYPES, A5_DTYPES)                              \
-    detail::static_check_elementwise_binary<TileDataDst, TileDataSrc0, TileDataSrc1>();                  \
-    static_assert(rules::entry##_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),    \
-                  "LEGAL_" #NAME "_DTYPE: " #NAME " takes " #A2A3_DTYPES " on a2a3 and " #A5_DTYPES   \
-                  " on a5 (the cpu profile takes both)")
-#define PTO_DETAIL_BINARY_INTRINSIC_Plain(NAME, entry, Precision, A2A3_DTYPES, A5_DTYPES)                     \
-    template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>     \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) \
-    {                                                                                                          \
-        PTO_DETAIL_BINARY_STATIC_CHECKS(NAME, entry, A2A3_DTYPES, A5_DTYPES);                                  \
-        WaitAllEvents(events...);                                                                              \
-        engine::entry(dst.desc(), src0.desc(), src1.desc());                                                   \
-        return {};                                                                                             \
+// One intrinsic per PTO_ELEMENTWISE row of pto/isa/instructions.def, in the C++ signature of the row's
+// Kind (its template parameters, then its parameters and the engine call's operands), with a leading
+// `auto PrecisionType = Precision::DEFAULT` template parameter for the Precise rows.
+#define PTO_DETAIL_TYPES_Unary typename TileDataDst, typename TileDataSrc
+#define PTO_DETAIL_PARAMS_Unary TileDataDst &dst, TileDataSrc &src
+#define PTO_DETAIL_ARGS_Unary dst.desc(), src.desc()
+#define PTO_DETAIL_TYPES_Binary typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1
+#define PTO_DETAIL_PARAMS_Binary TileDataDst &dst, TileDataSrc0 &src0, TileDataSrc1 &src1
+#define PTO_DETAIL_ARGS_Binary dst.desc(), src0.desc(), src1.desc()
+#define PTO_DETAIL_TYPES_BinaryTmp PTO_DETAIL_TYPES_Binary, typename TileDataTmp
+#define PTO_DETAIL_PARAMS_BinaryTmp PTO_DETAIL_PARAMS_Binary, TileDataTmp& /*tmp*/
+#define PTO_DETAIL_ARGS_BinaryTmp PTO_DETAIL_ARGS_Binary
+#define PTO_DETAIL_TYPES_Scalar PTO_DETAIL_TYPES_Unary
+#define PTO_DETAIL_PARAMS_Scalar TileDataDst &dst, TileDataSrc &src, typename TileDataSrc::DType scalar
+#define PTO_DETAIL_ARGS_Scalar dst.desc(), src.desc(), engine::scalar_bits(scalar), engine::ScalarSide::Right
+#define PTO_DETAIL_TYPES_ScalarTmp PTO_DETAIL_TYPES_Unary, typename TileDataTmp
+#define PTO_DETAIL_PARAMS_ScalarTmp PTO_DETAIL_PARAMS_Scalar, TileDataTmp& /*tmp*/
+#define PTO_DETAIL_ARGS_ScalarTmp PTO_DETAIL_ARGS_Scalar
+#define PTO_DETAIL_TYPES_ScalarBothSides PTO_DETAIL_TYPES_Scalar
+#define PTO_DETAIL_PARAMS_ScalarBothSides PTO_DETAIL_PARAMS_Scalar
+#define PTO_DETAIL_ARGS_ScalarBothSides PTO_DETAIL_ARGS_Scalar
+#define PTO_DETAIL_CHECK_Unary detail::static_check_elementwise<TileDataDst, TileDataSrc>()
+#define PTO_DETAIL_CHECK_Binary detail::static_check_elementwise<TileDataDst, TileDataSrc0, TileDataSrc1>()
+#define PTO_DETAIL_CHECK_BinaryTmp PTO_DETAIL_CHECK_Binary
+#define PTO_DETAIL_CHECK_Scalar PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_CHECK_ScalarTmp PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_CHECK_ScalarBothSides PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_HEAD_Plain(Precision) template <
+#define PTO_DETAIL_HEAD_Precise(Precision) template <auto PrecisionType = Precision::DEFAULT,
+#define PTO_DETAIL_PRECISION_Plain(NAME, Precision)
+#define PTO_DETAIL_PRECISION_Precise(NAME, Precision)                   \
+    static_assert(std::is_same_v<decltype(PrecisionType), Precision>, \
+                  #NAME "'s template argument is a " #Precision " (DEFAULT or HIGH_PRECISION)");
+#define PTO_DETAIL_PRECISION_ARG_Plain
+#define PTO_DETAIL_PRECISION_ARG_Precise , PrecisionType
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES)                    \
+    PTO_DETAIL_HEAD_##Mode(Precision) PTO_DETAIL_TYPES_##Kind, typename... WaitEvents >                    \
+    PTO_INST RecordEvent NAME(PTO_DETAIL_PARAMS_##Kind, WaitEvents&... events)                            \
+    {                                                                                                      \
+        PTO_DETAIL_PRECISION_##Mode(NAME, Precision)                                                       \
+        PTO_DETAIL_CHECK_##Kind;                                                                           \
+        static_assert(rules::entry##_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>), \
+                      "LEGAL_" #NAME "_DTYPE: " #NAME " takes " #A2A3_DTYPES " on a2a3 and " #A5_DTYPES  \
+                      " on a5 (the cpu profile takes both)");                                              \
+        WaitAllEvents(events...);                                                                          \
+        engine::entry(PTO_DETAIL_ARGS_##Kind PTO_DETAIL_PRECISION_ARG_##Mode);                             \
+        return {};                                                                                         \
     }
-#define PTO_DETAIL_BINARY_INTRINSIC_WithPrecision(NAME, entry, Precision, A2A3_DTYPES, A5_DTYPES)               \
-    template <auto PrecisionType = Precision::DEFAULT, typename TileDataDst, typename TileDataSrc0,               \
-              typename TileDataSrc1, typename... WaitEvents>                                                     \
-    PTO_INST RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) \
-    {                                                                                                            \
-        static_assert(std::is_same_v<decltype(PrecisionType), Precision>,                                       \
-                      #NAME "'s template argument is a " #Precision " (DEFAULT or HIGH_PRECISION)");           \
-        PTO_DETAIL_BINARY_STATIC_CHECKS(NAME, entry, A2A3_DTYPES, A5_DTYPES);                                    \
-        WaitAllEvents(events...);                                                                                \
-        engine::entry(dst.desc(), src0.desc(), src1.desc(), PrecisionType);                                      \
-        return {};                                                                                               \
-    }
-#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
-    PTO_DETAIL_BINARY_INTRINSIC_##Shape(NAME, entry, Precision, A2A3_DTYPES, A5_DTYPES)
 #include <pto/isa/instructions.def>
-#undef PTO_ELEMENTWISE_BINARY
-#undef PTO_DETAIL_BINARY_STATIC_CHECKS
-#undef PTO_DETAIL_BINARY_INTRINSIC_Plain
-#undef PTO_DETAIL_BINARY_INTRINSIC_WithPrecision
+#undef PTO_ELEMENTWISE
+
+// The other documented forms.
 
 // TDIV<TileData>(dst, src0, src1): the earlier documented form, one tile type for all three operands.
 // With three operands of one type, overload resolution prefers this (more specialised) template; both
-// forms do the same.
+// forms do the same. TAND and TOR have the same one-type form.
 template <typename TileData, typename... WaitEvents>
 PTO_INST RecordEvent TDIV(TileData& dst, TileData& src0, TileData& src1, WaitEvents&... events)
 {
     return TDIV<DivAlgorithm::DEFAULT, TileData, TileData, TileData>(dst, src0, src1, events...);
 }
+template <typename TileData, typename... WaitEvents>
+PTO_INST RecordEvent TAND(TileData& dst, TileData& src0, TileData& src1, WaitEvents&... events)
+{
+    return TAND<TileData, TileData, TileData>(dst, src0, src1, events...);
+}
+template <typename TileData, typename... WaitEvents>
+PTO_INST RecordEvent TOR(TileData& dst, TileData& src0, TileData& src1, WaitEvents&... events)
+{
+    return TOR<TileData, TileData, TileData>(dst, src0, src1, events...);
+}
+
+// TDIVS<PrecisionType>(dst, scalar, src): dst = scalar / src.
+template <auto PrecisionType = DivAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TDIVS(TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src, WaitEvents&... events)
+{
+    static_assert(std::is_same_v<decltype(PrecisionType), DivAlgorithm>,
+                  "TDIVS's template argument is a DivAlgorithm (DEFAULT or HIGH_PRECISION)");
+    PTO_DETAIL_CHECK_Unary;
+    static_assert(rules::tdivs_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>),
+                  "LEGAL_TDIVS_DTYPE: TDIVS does not take this element type on PTO_TARGET");
+    WaitAllEvents(events...);
+    engine::tdivs(dst.desc(), src.desc(), engine::scalar_bits(scalar), engine::ScalarSide::Left, PrecisionType);
+    return {};
+}
+
+#undef PTO_DETAIL_TYPES_Unary
+#undef PTO_DETAIL_PARAMS_Unary
+#undef PTO_DETAIL_ARGS_Unary
+#undef PTO_DETAIL_TYPES_Binary
+#undef PTO_DETAIL_PARAMS_Binary
+#undef PTO_DETAIL_ARGS_Binary
+#undef PTO_DETAIL_TYPES_BinaryTmp
+#undef PTO_DETAIL_PARAMS_BinaryTmp
+#undef PTO_DETAIL_ARGS_BinaryTmp
+#undef PTO_DETAIL_TYPES_Scalar
+#undef PTO_DETAIL_PARAMS_Scalar
+#undef PTO_DETAIL_ARGS_Scalar
+#undef PTO_DETAIL_TYPES_ScalarTmp
+#undef PTO_DETAIL_PARAMS_ScalarTmp
+#undef PTO_DETAIL_ARGS_ScalarTmp
+#undef PTO_DETAIL_TYPES_ScalarBothSides
+#undef PTO_DETAIL_PARAMS_ScalarBothSides
+#undef PTO_DETAIL_ARGS_ScalarBothSides
+#undef PTO_DETAIL_CHECK_Unary
+#undef PTO_DETAIL_CHECK_Binary
+#undef PTO_DETAIL_CHECK_BinaryTmp
+#undef PTO_DETAIL_CHECK_Scalar
+#undef PTO_DETAIL_CHECK_ScalarTmp
+#undef PTO_DETAIL_CHECK_ScalarBothSides
+#undef PTO_DETAIL_HEAD_Plain
+#undef PTO_DETAIL_HEAD_Precise
+#undef PTO_DETAIL_PRECISION_Plain
+#undef PTO_DETAIL_PRECISION_Precise
+#undef PTO_DETAIL_PRECISION_ARG_Plain
+#undef PTO_DETAIL_PRECISION_ARG_Precise
 
 }  // namespace pto

@@ -1,5 +1,5 @@
-// Legality rules of the element-wise instructions, one constexpr predicate per rule. The intrinsics call them in static_assert; the engine calls the same predicates
-// at run time and reports the rule's code.
+// Legality rules of the element-wise instructions, one constexpr predicate per rule. The intrinsics call
+// them in static_assert; the engine calls the same predicates at run time and reports the rule's code.
 #pragma once
 
 #include <cstdint>
@@ -50,23 +50,23 @@ struct TargetDTypes {
 // The element types of each element-wise instruction, from its row in pto/isa/instructions.def:
 // k<NAME>DTypes.
 #define PTO_ISA_DTYPES(...) __VA_ARGS__
-#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
     inline constexpr TargetDTypes k##NAME##DTypes{{PTO_ISA_DTYPES A2A3_DTYPES}, {PTO_ISA_DTYPES A5_DTYPES}};
 using enum engine::DType;
 #include <pto/isa/instructions.def>
-#undef PTO_ELEMENTWISE_BINARY
+#undef PTO_ELEMENTWISE
 
 }  // namespace elementwise
 
 // Rules LEGAL_<NAME>_DTYPE (`<entry>_dtype_ok`, e.g. tadd_dtype_ok): the element type is one the
 // profile's target supports for the instruction.
-#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
     constexpr bool entry##_dtype_ok(const profile::Profile& p, engine::DType t)            \
     {                                                                                        \
         return elementwise::k##NAME##DTypes.on(p.target).contains(t);                        \
     }
 #include <pto/isa/instructions.def>
-#undef PTO_ELEMENTWISE_BINARY
+#undef PTO_ELEMENTWISE
 #undef PTO_ISA_DTYPES
 
 // Rule LEGAL_ELEMWISE_DTYPE: every operand has the destination's element type.

@@ -7,13 +7,8 @@
 // public header.
 #pragma once
 
-#include <pto/engine/access.hpp>
 #include <pto/engine/descriptor.hpp>
-#include <pto/engine/dtype_of.hpp>
-#include <pto/profile/profile.hpp>
-#include <pto/runtime/memory.hpp>
 
-#include "engine/elementwise/binary_operands.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/element_kernel.hpp"
 
@@ -26,29 +21,5 @@ struct BinaryKernel {
         ElementKernel<Op, T, 2>::run(dst, {Operand::tile(src0), Operand::tile(src1)});
     }
 };
-
-// A binary instruction from its operands to its written destination: the operand checks, the checked-mode
-// bookkeeping, the element type chosen once, the kernel. `DTypeOk` is the instruction's element-type
-// rule (reported as `dtype_code`); only the types the cpu profile allows get a kernel instantiated.
-// The caller opens the runtime::InstructionScope naming the instruction.
-template <typename Op, bool (*DTypeOk)(const profile::Profile&, DType)>
-void run_binary_instruction(const char* dtype_code, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
-{
-    const BinaryRules rules{dtype_code, DTypeOk};
-    StopAtFirstFinding stop;
-    check_binary_operands(runtime::active_profile(), rules, dst, src0, src1, stop);
-    require_written(src0, "src0");
-    require_written(src1, "src1");
-    const bool ran = visit_arithmetic_type(dst.dtype, [&]<typename T>() {
-        if constexpr (DTypeOk(profile::kCpu, dtype_of<T>)) {
-            BinaryKernel<Op, T>::run(dst, src0, src1);
-            return true;
-        } else {
-            return false;
-        }
-    });
-    if (!ran) fail_no_kernel(rules, dst.dtype);
-    mark_written(dst);
-}
 
 }  // namespace pto::engine::elementwise

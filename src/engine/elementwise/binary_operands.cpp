@@ -14,11 +14,6 @@ namespace pto::engine::elementwise {
 
 namespace {
 
-struct Operand {
-    const TileDesc& tile;
-    const char* name;
-};
-
 std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
 std::string layout_text(const TileDesc& t)
@@ -49,22 +44,25 @@ bool shares_bytes(const TileDesc& a, const TileDesc& b)
 
 }  // namespace
 
-void check_binary_operands(const profile::Profile& prof, const BinaryRules& rules, const TileDesc& dst,
-                           const TileDesc& src0, const TileDesc& src1, LegalitySink& sink)
+void check_elementwise_operands(const profile::Profile& prof, const BinaryRules& rules, const TileDesc& dst,
+                                std::initializer_list<NamedTile> sources, LegalitySink& sink)
 {
-    const Operand operands[] = {{dst, "dst"}, {src0, "src0"}, {src1, "src1"}};
-    const Operand sources[] = {{src0, "src0"}, {src1, "src1"}};
+    // Every operand, dst first.
+    auto for_each_operand = [&](auto&& fn) {
+        fn(NamedTile{dst, "dst"});
+        for (const NamedTile& src : sources) fn(src);
+    };
 
     // Descriptors from the PTO-AS interpreter have not been through Tile's own checks.
-    for (const Operand& op : operands) {
+    for_each_operand([&](const NamedTile& op) {
         const TileDesc& t = op.tile;
         if (all_known(t.valid_rows, t.valid_cols) &&
             (t.valid_rows < 0 || t.valid_rows > t.rows || t.valid_cols < 0 || t.valid_cols > t.cols)) {
             report(sink, "RUN_VALID_SHAPE", op.name, "valid region exceeds the tile's capacity",
                    "at most " + shape_text(t.rows, t.cols), shape_text(t.valid_rows, t.valid_cols));
         }
-    }
-    for (const Operand& src : sources) {
+    });
+    for (const NamedTile& src : sources) {
         if (!rules::elementwise_same_dtype(dst.dtype, src.tile.dtype)) {
             report(sink, "LEGAL_ELEMWISE_DTYPE", src.name, "element type differs from dst's",
                    std::string(dtype_name(dst.dtype)), std::string(dtype_name(src.tile.dtype)));
@@ -76,22 +74,22 @@ void check_binary_operands(const profile::Profile& prof, const BinaryRules& rule
                    std::string(prof.name) + " profile",
                allowed_dtypes(rules, prof), std::string(dtype_name(dst.dtype)));
     }
-    for (const Operand& op : operands) {
+    for_each_operand([&](const NamedTile& op) {
         if (!rules::elementwise_location_ok(op.tile.loc)) {
             report(sink, "LEGAL_ELEMWISE_LOCATION", op.name, "element-wise arithmetic takes tiles in UB only",
                    "a Vec tile (UB)",
                    "a " + std::string(profile::location_name(op.tile.loc)) + " tile (" +
                        std::string(profile::memory_name(op.tile.loc)) + ")");
         }
-    }
-    for (const Operand& op : operands) {
+    });
+    for_each_operand([&](const NamedTile& op) {
         if (!rules::elementwise_layout_ok(prof, op.tile.blayout, op.tile.slayout)) {
             report(sink, "LEGAL_ELEMWISE_LAYOUT", op.name,
                    "tile layout is not supported on the " + std::string(prof.name) + " profile", "row-major, unboxed",
                    layout_text(op.tile));
         }
-    }
-    for (const Operand& src : sources) {
+    });
+    for (const NamedTile& src : sources) {
         const bool rows_ok = !all_known(dst.valid_rows, src.tile.valid_rows) ||
                              rules::elementwise_valid_extent_ok(dst.valid_rows, src.tile.valid_rows);
         const bool cols_ok = !all_known(dst.valid_cols, src.tile.valid_cols) ||

@@ -1,5 +1,5 @@
-// The three tile operands of an element-wise binary instruction (dst, src0, src1): the run-time checks
-// every such instruction makes on them, and the staging that makes any aliasing between them safe.
+// The tile operands of an element-wise instruction: the checks every such instruction makes on them,
+// and the staging that makes any aliasing between them safe.
 #pragma once
 
 #include <pto/engine/descriptor.hpp>
@@ -7,13 +7,21 @@
 #include <pto/engine/legality.hpp>
 #include <pto/profile/profile.hpp>
 
+#include <initializer_list>
+
 namespace pto::engine::elementwise {
 
-// What differs between the binary instructions' checks: the element-type rule (the instruction's name
-// comes from the runtime::InstructionScope the entry point opens).
+// What differs between the element-wise instructions' checks: the element-type rule (the instruction's
+// name comes from the runtime::InstructionScope the entry point opens).
 struct BinaryRules {
     const char* dtype_code;  // e.g. LEGAL_TADD_DTYPE
     bool (*dtype_ok)(const profile::Profile&, DType);
+};
+
+// A tile source of an element-wise instruction, named as diagnostics name it.
+struct NamedTile {
+    const TileDesc& tile;
+    const char* name;
 };
 
 // Reports to `sink`, in this order: a valid region beyond its tile's capacity (RUN_VALID_SHAPE), a
@@ -21,8 +29,8 @@ struct BinaryRules {
 // not allow (rules.dtype_code), a tile outside UB (LEGAL_ELEMWISE_LOCATION), a layout the profile does
 // not allow (LEGAL_ELEMWISE_LAYOUT), a source whose valid shape differs from dst's (RUN_VALID_SHAPE).
 // Rules that read an unknown valid extent are skipped.
-void check_binary_operands(const profile::Profile& p, const BinaryRules& rules, const TileDesc& dst,
-                           const TileDesc& src0, const TileDesc& src1, LegalitySink& sink);
+void check_elementwise_operands(const profile::Profile& p, const BinaryRules& rules, const TileDesc& dst,
+                                std::initializer_list<NamedTile> sources, LegalitySink& sink);
 
 // LEGAL_<INSTR>_DTYPE for an element type that passed the rule but has no kernel (a table out of step
 // with the kernels), so that such a gap is a diagnostic rather than a silent no-op.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/ops/elementwise.hpp>
 
 #include <cstdint>
 
@@ -11,8 +12,7 @@
 
 namespace pto::engine::elementwise {
 
-// Which operand of Op the scalar is.
-enum class ScalarSide : uint8_t { Right, Left };
+using engine::ScalarSide;
 
 template <typename Op, typename T>
 struct ScalarKernel {

@@ -2,8 +2,8 @@
 // validates its operands against the active profile on its own, then runs the kernel for the element
 // type once.
 //
-// Every entry computes dst(i, j) = src0(i, j) op src1(i, j) over dst's valid region; elements outside it
-// are left untouched. All three tiles share one element type and one valid shape and live in UB (Vec).
+// Every entry computes dst(i, j) = op(src0(i, j), ...) over dst's valid region; elements outside it are
+// left untouched. All tiles share one element type and one valid shape and live in UB (Vec).
 // Operands may alias in any way (dst == src0 is the common case): the result is as if every source
 // element were read before any destination element is written.
 //
@@ -12,28 +12,51 @@
 // result (round to nearest, ties to even).
 #pragma once
 
+#include <cstdint>
+
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
 
 namespace pto::engine {
 
-// One entry point per PTO_ELEMENTWISE_BINARY row of pto/isa/instructions.def: `entry(dst, src0, src1)`,
-// with a trailing precision argument for the WithPrecision rows.
+// Which operand a tile-scalar instruction's scalar is: Right, dst = Op(src, scalar); Left (TDIVS' scalar-
+// first form), dst = Op(scalar, src).
+enum class ScalarSide : uint8_t { Right, Left };
+
+// One entry point per PTO_ELEMENTWISE row of pto/isa/instructions.def, by the row's Kind:
+//   Unary      entry(dst, src)
+//   Binary*    entry(dst, src0, src1)
+//   Scalar*    entry(dst, src, scalar, side)   (scalar: its bits in the element type, see ScalarBits)
+// with a trailing precision argument for the Precise rows. Tmp tiles are not passed: no kernel needs one.
+// The semantics of each operation are at its functor (src/engine/elementwise/operations.hpp) and in the
+// README.
 //
 // TDIV: float quotients are IEEE (x/0 is an infinity or NaN). Integer quotients are truncated toward
 // zero and saturated to the type: the result an exact float division followed by a saturating
 // conversion gives, so INT_MIN / -1 is INT_MAX and x / 0 is the type's maximum (x > 0), minimum (x < 0)
 // or 0 (x == 0). In checked mode an integer division by zero is RUN_DIV_BY_ZERO instead. Both
 // algorithms give the correctly rounded quotient on the CPU, so the precision changes no result.
-#define PTO_DETAIL_BINARY_ENTRY_Plain(entry, Precision) \
-    void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1);
-#define PTO_DETAIL_BINARY_ENTRY_WithPrecision(entry, Precision) \
-    void entry(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, Precision precision = Precision::DEFAULT);
-#define PTO_ELEMENTWISE_BINARY(NAME, entry, Op, Shape, Precision, A2A3_DTYPES, A5_DTYPES) \
-    PTO_DETAIL_BINARY_ENTRY_##Shape(entry, Precision)
+#define PTO_DETAIL_OPERANDS_Unary const TileDesc &dst, const TileDesc &src
+#define PTO_DETAIL_OPERANDS_Binary const TileDesc &dst, const TileDesc &src0, const TileDesc &src1
+#define PTO_DETAIL_OPERANDS_BinaryTmp PTO_DETAIL_OPERANDS_Binary
+#define PTO_DETAIL_OPERANDS_Scalar \
+    const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide side = ScalarSide::Right
+#define PTO_DETAIL_OPERANDS_ScalarTmp PTO_DETAIL_OPERANDS_Scalar
+#define PTO_DETAIL_OPERANDS_ScalarBothSides PTO_DETAIL_OPERANDS_Scalar
+#define PTO_DETAIL_ENTRY_Plain(entry, Kind, Precision) void entry(PTO_DETAIL_OPERANDS_##Kind);
+#define PTO_DETAIL_ENTRY_Precise(entry, Kind, Precision) \
+    void entry(PTO_DETAIL_OPERANDS_##Kind, Precision precision = Precision::DEFAULT);
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
+    PTO_DETAIL_ENTRY_##Mode(entry, Kind, Precision)
 #include <pto/isa/instructions.def>
-#undef PTO_ELEMENTWISE_BINARY
-#undef PTO_DETAIL_BINARY_ENTRY_Plain
-#undef PTO_DETAIL_BINARY_ENTRY_WithPrecision
+#undef PTO_ELEMENTWISE
+#undef PTO_DETAIL_ENTRY_Plain
+#undef PTO_DETAIL_ENTRY_Precise
+#undef PTO_DETAIL_OPERANDS_Unary
+#undef PTO_DETAIL_OPERANDS_Binary
+#undef PTO_DETAIL_OPERANDS_BinaryTmp
+#undef PTO_DETAIL_OPERANDS_Scalar
+#undef PTO_DETAIL_OPERANDS_ScalarTmp
+#undef PTO_DETAIL_OPERANDS_ScalarBothSides
 
 }  // namespace pto::engine

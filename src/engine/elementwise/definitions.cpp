@@ -1,0 +1,148 @@
+// The entry points and definitions of the PTO_ELEMENTWISE rows of pto/isa/instructions.def: each row's
+// functor (operations.hpp) over the kernel of its Kind (instruction.hpp).
+#include <pto/engine/ops/elementwise.hpp>
+
+#include <pto/profile/rules_elementwise.hpp>
+#include <pto/runtime/diagnostic.hpp>
+
+#include "engine/definition.hpp"
+#include "engine/elementwise/instruction.hpp"
+#include "engine/elementwise/operations.hpp"
+
+namespace pto::engine {
+
+using namespace elementwise;
+
+namespace {
+
+// The forms of each Kind: sources, in the order the text writes them, and one destination.
+constexpr OperandSpec kUnarySources[] = {{"src", OperandKind::Tile}};
+constexpr OperandSpec kBinarySources[] = {{"src0", OperandKind::Tile}, {"src1", OperandKind::Tile}};
+constexpr OperandSpec kBinaryTmpSources[] = {
+    {"src0", OperandKind::Tile}, {"src1", OperandKind::Tile}, {"tmp", OperandKind::Tile, true}};
+constexpr OperandSpec kScalarSources[] = {{"src", OperandKind::Tile}, {"scalar", OperandKind::Scalar}};
+constexpr OperandSpec kScalarTmpSources[] = {
+    {"src", OperandKind::Tile}, {"scalar", OperandKind::Scalar}, {"tmp", OperandKind::Tile, true}};
+constexpr OperandSpec kScalarFirstSources[] = {{"scalar", OperandKind::Scalar}, {"src", OperandKind::Tile}};
+constexpr Form kUnaryForms[] = {{kUnarySources, kTileDst}};
+constexpr Form kBinaryForms[] = {{kBinarySources, kTileDst}};
+constexpr Form kBinaryTmpForms[] = {{kBinaryTmpSources, kTileDst}};
+constexpr Form kScalarForms[] = {{kScalarSources, kTileDst}};
+constexpr Form kScalarTmpForms[] = {{kScalarTmpSources, kTileDst}};
+constexpr Form kScalarBothSidesForms[] = {{kScalarSources, kTileDst}, {kScalarFirstSources, kTileDst}};
+
+constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};
+constexpr AttributeValue kPrecisionValues[] = {{"default", 0}, {"high_precision", 1}, {"high", 1}};
+constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionValues, 0}};
+
+// The operands of a call of a Scalar-kind instruction: the tile, the scalar in its element type, and
+// which side of the operation the scalar is on (the second form of ScalarBothSides puts it first).
+struct ScalarCall {
+    const TileDesc& src;
+    ScalarBits scalar;
+    ScalarSide side;
+};
+ScalarCall scalar_call(const Call& c)
+{
+    const bool scalar_first = c.form == 1 && c.sources[0].scalar;
+    const TileDesc& src = c.src(scalar_first ? 1 : 0);
+    return {src, encode_scalar(src.dtype, *c.sources[scalar_first ? 0 : 1].scalar),
+            scalar_first ? ScalarSide::Left : ScalarSide::Right};
+}
+
+template <bool (*DTypeOk)(const profile::Profile&, DType)>
+void check_operands(const char* code, const profile::Profile& p, const Call& c, LegalitySink& sink)
+{
+    const BinaryRules rules{code, DTypeOk};
+    if (c.sources.size() > 1 && c.sources[1].tile)  // two tile sources
+        return check_elementwise_operands(p, rules, c.dst(), {{c.src(0), "src0"}, {c.src(1), "src1"}}, sink);
+    const TileDesc& src = c.sources[0].tile ? c.src(0) : c.src(1);
+    check_elementwise_operands(p, rules, c.dst(), {{src, "src"}}, sink);
+}
+
+}  // namespace
+
+// Per Kind: the parameters of the entry point, how it runs its kernel, and how a Call reaches it.
+#define PTO_DETAIL_PARAMS_Unary const TileDesc &dst, const TileDesc &src
+#define PTO_DETAIL_RUN_Unary(NAME, entry, Op) run_unary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src)
+#define PTO_DETAIL_CALL_Unary(entry, ...) entry(c.dst(), c.src(0) __VA_ARGS__)
+#define PTO_DETAIL_PARAMS_Binary const TileDesc &dst, const TileDesc &src0, const TileDesc &src1
+#define PTO_DETAIL_RUN_Binary(NAME, entry, Op) \
+    run_binary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src0, src1)
+#define PTO_DETAIL_CALL_Binary(entry, ...) entry(c.dst(), c.src(0), c.src(1) __VA_ARGS__)
+#define PTO_DETAIL_PARAMS_Scalar const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide side
+#define PTO_DETAIL_RUN_Scalar(NAME, entry, Op) \
+    run_scalar_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src, scalar, side)
+#define PTO_DETAIL_CALL_Scalar(entry, ...)                           \
+    const ScalarCall s = scalar_call(c);                             \
+    entry(c.dst(), s.src, s.scalar, s.side __VA_ARGS__)
+#define PTO_DETAIL_PARAMS_BinaryTmp PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_RUN_BinaryTmp PTO_DETAIL_RUN_Binary
+#define PTO_DETAIL_CALL_BinaryTmp PTO_DETAIL_CALL_Binary
+#define PTO_DETAIL_PARAMS_ScalarTmp PTO_DETAIL_PARAMS_Scalar
+#define PTO_DETAIL_RUN_ScalarTmp PTO_DETAIL_RUN_Scalar
+#define PTO_DETAIL_CALL_ScalarTmp PTO_DETAIL_CALL_Scalar
+#define PTO_DETAIL_PARAMS_ScalarBothSides PTO_DETAIL_PARAMS_Scalar
+#define PTO_DETAIL_RUN_ScalarBothSides PTO_DETAIL_RUN_Scalar
+#define PTO_DETAIL_CALL_ScalarBothSides PTO_DETAIL_CALL_Scalar
+
+// Per Mode. Every precision gives the correctly rounded result of these operations here: the device's
+// DEFAULT algorithms trade accuracy for speed in undocumented ways that a simulator cannot reproduce.
+#define PTO_DETAIL_ENTRY_Plain(NAME, entry, Op, Kind, Precision) \
+    void entry(PTO_DETAIL_PARAMS_##Kind)                          \
+    {                                                             \
+        runtime::InstructionScope scope(#NAME);                   \
+        PTO_DETAIL_RUN_##Kind(NAME, entry, Op);                   \
+    }
+#define PTO_DETAIL_ENTRY_Precise(NAME, entry, Op, Kind, Precision) \
+    void entry(PTO_DETAIL_PARAMS_##Kind, Precision)                 \
+    {                                                               \
+        runtime::InstructionScope scope(#NAME);                     \
+        PTO_DETAIL_RUN_##Kind(NAME, entry, Op);                     \
+    }
+#define PTO_DETAIL_RUNNER_Plain(entry, Kind, Precision) [](const Call& c) { PTO_DETAIL_CALL_##Kind(entry); }
+#define PTO_DETAIL_RUNNER_Precise(entry, Kind, Precision) \
+    [](const Call& c) { PTO_DETAIL_CALL_##Kind(entry, , c.attribute<Precision>(0)); }
+#define PTO_DETAIL_ATTRIBUTES_Plain std::span<const AttributeSpec>{}
+#define PTO_DETAIL_ATTRIBUTES_Precise kPrecisionAttributes
+
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES)                          \
+    PTO_DETAIL_ENTRY_##Mode(NAME, entry, Op, Kind, Precision)                                                    \
+    constexpr InstrDef definitions::NAME{                                                                        \
+        .id = Instr::NAME,                                                                                       \
+        .mnemonic = #NAME,                                                                                       \
+        .forms = k##Kind##Forms,                                                                                 \
+        .attributes = PTO_DETAIL_ATTRIBUTES_##Mode,                                                              \
+        .pipe = vector_pipe,                                                                                     \
+        .check = [](const profile::Profile& p, const Call& c,                                                    \
+                    LegalitySink& sink) { check_operands<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", p, c, sink); }, \
+        .run = PTO_DETAIL_RUNNER_##Mode(entry, Kind, Precision),                                                 \
+    };
+#include <pto/isa/instructions.def>
+#undef PTO_ELEMENTWISE
+#undef PTO_DETAIL_PARAMS_Unary
+#undef PTO_DETAIL_RUN_Unary
+#undef PTO_DETAIL_CALL_Unary
+#undef PTO_DETAIL_PARAMS_Binary
+#undef PTO_DETAIL_RUN_Binary
+#undef PTO_DETAIL_CALL_Binary
+#undef PTO_DETAIL_PARAMS_Scalar
+#undef PTO_DETAIL_RUN_Scalar
+#undef PTO_DETAIL_CALL_Scalar
+#undef PTO_DETAIL_PARAMS_BinaryTmp
+#undef PTO_DETAIL_RUN_BinaryTmp
+#undef PTO_DETAIL_CALL_BinaryTmp
+#undef PTO_DETAIL_PARAMS_ScalarTmp
+#undef PTO_DETAIL_RUN_ScalarTmp
+#undef PTO_DETAIL_CALL_ScalarTmp
+#undef PTO_DETAIL_PARAMS_ScalarBothSides
+#undef PTO_DETAIL_RUN_ScalarBothSides
+#undef PTO_DETAIL_CALL_ScalarBothSides
+#undef PTO_DETAIL_ENTRY_Plain
+#undef PTO_DETAIL_ENTRY_Precise
+#undef PTO_DETAIL_RUNNER_Plain
+#undef PTO_DETAIL_RUNNER_Precise
+#undef PTO_DETAIL_ATTRIBUTES_Plain
+#undef PTO_DETAIL_ATTRIBUTES_Precise
+
+}  // namespace pto::engine

@@ -1,0 +1,68 @@
+// An element-wise instruction from its operands to its written destination, one template per operand
+// kind: the operand checks, the checked-mode bookkeeping, the element type chosen once, the kernel of the
+// instruction's functor. `DTypeOk` is the instruction's element-type rule (reported as `dtype_code`);
+// only the types the cpu profile allows get a kernel instantiated. The caller opens the
+// runtime::InstructionScope naming the instruction.
+#pragma once
+
+#include <pto/engine/access.hpp>
+#include <pto/engine/dtype_of.hpp>
+#include <pto/engine/legality.hpp>
+#include <pto/engine/ops/elementwise.hpp>
+#include <pto/profile/profile.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include "engine/elementwise/binary_kernel.hpp"
+#include "engine/elementwise/binary_operands.hpp"
+#include "engine/elementwise/element_format.hpp"
+#include "engine/elementwise/scalar_kernel.hpp"
+#include "engine/elementwise/unary_kernel.hpp"
+
+namespace pto::engine::elementwise {
+
+using DTypeRule = bool (*)(const profile::Profile&, DType);
+
+// Checks the operands, requires the sources written, runs `kernel.template operator()<T>()` for dst's
+// element type and marks dst written.
+template <DTypeRule DTypeOk, typename Kernel>
+void run_instruction(const char* dtype_code, const TileDesc& dst, std::initializer_list<NamedTile> sources,
+                     Kernel&& kernel)
+{
+    const BinaryRules rules{dtype_code, DTypeOk};
+    StopAtFirstFinding stop;
+    check_elementwise_operands(runtime::active_profile(), rules, dst, sources, stop);
+    for (const NamedTile& source : sources) require_written(source.tile, source.name);
+    const bool ran = visit_arithmetic_type(dst.dtype, [&]<typename T>() {
+        if constexpr (DTypeOk(profile::kCpu, dtype_of<T>)) {
+            kernel.template operator()<T>();
+            return true;
+        } else {
+            return false;
+        }
+    });
+    if (!ran) fail_no_kernel(rules, dst.dtype);
+    mark_written(dst);
+}
+
+template <typename Op, DTypeRule DTypeOk>
+void run_unary_instruction(const char* dtype_code, const TileDesc& dst, const TileDesc& src)
+{
+    run_instruction<DTypeOk>(dtype_code, dst, {{src, "src"}}, [&]<typename T>() { UnaryKernel<Op, T>::run(dst, src); });
+}
+
+template <typename Op, DTypeRule DTypeOk>
+void run_binary_instruction(const char* dtype_code, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
+{
+    run_instruction<DTypeOk>(dtype_code, dst, {{src0, "src0"}, {src1, "src1"}},
+                             [&]<typename T>() { BinaryKernel<Op, T>::run(dst, src0, src1); });
+}
+
+template <typename Op, DTypeRule DTypeOk>
+void run_scalar_instruction(const char* dtype_code, const TileDesc& dst, const TileDesc& src, ScalarBits scalar,
+                            ScalarSide side)
+{
+    run_instruction<DTypeOk>(dtype_code, dst, {{src, "src"}},
+                             [&]<typename T>() { ScalarKernel<Op, T>::run(dst, src, scalar, side); });
+}
+
+}  // namespace pto::engine::elementwise

@@ -69,6 +69,18 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
 #define PTO_DETAIL_CHECK_Scalar PTO_DETAIL_CHECK_Unary
 #define PTO_DETAIL_CHECK_ScalarTmp PTO_DETAIL_CHECK_Unary
 #define PTO_DETAIL_CHECK_ScalarBothSides PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_TYPES_Math PTO_DETAIL_TYPES_Unary
+#define PTO_DETAIL_PARAMS_Math PTO_DETAIL_PARAMS_Unary
+#define PTO_DETAIL_ARGS_Math PTO_DETAIL_ARGS_Unary
+#define PTO_DETAIL_CHECK_Math PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_TYPES_Pow PTO_DETAIL_TYPES_BinaryTmp
+#define PTO_DETAIL_PARAMS_Pow PTO_DETAIL_PARAMS_BinaryTmp
+#define PTO_DETAIL_ARGS_Pow PTO_DETAIL_ARGS_BinaryTmp
+#define PTO_DETAIL_CHECK_Pow PTO_DETAIL_CHECK_Binary
+#define PTO_DETAIL_TYPES_PowScalar PTO_DETAIL_TYPES_ScalarTmp
+#define PTO_DETAIL_PARAMS_PowScalar TileDataDst &dst, TileDataSrc &src, typename TileDataDst::DType scalar, TileDataTmp& /*tmp*/
+#define PTO_DETAIL_ARGS_PowScalar PTO_DETAIL_ARGS_Scalar
+#define PTO_DETAIL_CHECK_PowScalar PTO_DETAIL_CHECK_Unary
 #define PTO_DETAIL_HEAD_Plain(Precision) template <
 #define PTO_DETAIL_HEAD_Precise(Precision) template <auto PrecisionType = Precision::DEFAULT,
 #define PTO_DETAIL_PRECISION_Plain(NAME, Precision)
@@ -112,6 +124,14 @@ template <typename TileData, typename... WaitEvents>
 PTO_INST RecordEvent TOR(TileData& dst, TileData& src0, TileData& src1, WaitEvents&... events)
 {
     return TOR<TileData, TileData, TileData>(dst, src0, src1, events...);
+}
+
+// TRSQRT<PrecisionType>(dst, src, tmp): the form with a tmp tile, which is not touched.
+template <auto PrecisionType = RsqrtAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc, typename TileDataTmp,
+          typename... WaitEvents, std::enable_if_t<is_tile_data_v<TileDataTmp> && all_events_v<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TRSQRT(TileDataDst& dst, TileDataSrc& src, TileDataTmp& /*tmp*/, WaitEvents&... events)
+{
+    return TRSQRT<PrecisionType>(dst, src, events...);
 }
 
 // TDIVS<PrecisionType>(dst, scalar, src): dst = scalar / src.

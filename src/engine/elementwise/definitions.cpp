@@ -30,6 +30,13 @@ constexpr Form kBinaryTmpForms[] = {{kBinaryTmpSources, kTileDst}};
 constexpr Form kScalarForms[] = {{kScalarSources, kTileDst}};
 constexpr Form kScalarTmpForms[] = {{kScalarTmpSources, kTileDst}};
 constexpr Form kScalarBothSidesForms[] = {{kScalarSources, kTileDst}, {kScalarFirstSources, kTileDst}};
+constexpr OperandSpec kPowSources[] = {{"base", OperandKind::Tile}, {"exp", OperandKind::Tile}, {"tmp", OperandKind::Tile, true}};
+constexpr OperandSpec kPowScalarSources[] = {
+    {"base", OperandKind::Tile}, {"exp", OperandKind::Scalar}, {"tmp", OperandKind::Tile, true}};
+constexpr OperandSpec kMathSources[] = {{"src", OperandKind::Tile}, {"tmp", OperandKind::Tile, true}};
+constexpr Form kMathForms[] = {{kMathSources, kTileDst}};
+constexpr Form kPowForms[] = {{kPowSources, kTileDst}};
+constexpr Form kPowScalarForms[] = {{kPowScalarSources, kTileDst}};
 
 constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};
 constexpr AttributeValue kPrecisionValues[] = {{"default", 0}, {"high_precision", 1}, {"high", 1}};
@@ -50,14 +57,19 @@ ScalarCall scalar_call(const Call& c)
             scalar_first ? ScalarSide::Left : ScalarSide::Right};
 }
 
+// The checks of every element-wise instruction, on the tile sources of the form called, named as the
+// form names them.
 template <bool (*DTypeOk)(const profile::Profile&, DType)>
-void check_operands(const char* code, const profile::Profile& p, const Call& c, LegalitySink& sink)
+void check_operands(const char* code, std::span<const Form> forms, const profile::Profile& p, const Call& c, LegalitySink& sink)
 {
     const BinaryRules rules{code, DTypeOk};
-    if (c.sources.size() > 1 && c.sources[1].tile)  // two tile sources
-        return check_elementwise_operands(p, rules, c.dst(), {{c.src(0), "src0"}, {c.src(1), "src1"}}, sink);
-    const TileDesc& src = c.sources[0].tile ? c.src(0) : c.src(1);
-    check_elementwise_operands(p, rules, c.dst(), {{src, "src"}}, sink);
+    const auto specs = forms[c.form].sources;
+    std::size_t tiles[2] = {0, 0}, count = 0;
+    for (std::size_t i = 0; i < c.sources.size() && count < 2; ++i)
+        if (c.sources[i].tile && std::string_view(specs[i].name) != "tmp") tiles[count++] = i;
+    if (count == 2)
+        return check_elementwise_operands(p, rules, c.dst(), {{c.src(tiles[0]), specs[tiles[0]].name}, {c.src(tiles[1]), specs[tiles[1]].name}}, sink);
+    check_elementwise_operands(p, rules, c.dst(), {{c.src(tiles[0]), specs[tiles[0]].name}}, sink);
 }
 
 }  // namespace
@@ -76,6 +88,18 @@ void check_operands(const char* code, const profile::Profile& p, const Call& c, 
 #define PTO_DETAIL_CALL_Scalar(entry, ...)                           \
     const ScalarCall s = scalar_call(c);                             \
     entry(c.dst(), s.src, s.scalar, s.side __VA_ARGS__)
+#define PTO_DETAIL_RUN_Math(NAME, entry, Op) \
+    run_math_instruction<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", MathFn::Op, int(precision), dst, src)
+#define PTO_DETAIL_RUN_Pow(NAME, entry, Op) \
+    run_pow_instruction<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", int(precision), dst, src0, src1)
+#define PTO_DETAIL_RUN_PowScalar(NAME, entry, Op) \
+    run_pow_scalar_instruction<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", int(precision), dst, src, scalar)
+#define PTO_DETAIL_PARAMS_Math PTO_DETAIL_PARAMS_Unary
+#define PTO_DETAIL_CALL_Math PTO_DETAIL_CALL_Unary
+#define PTO_DETAIL_PARAMS_Pow PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_CALL_Pow PTO_DETAIL_CALL_Binary
+#define PTO_DETAIL_PARAMS_PowScalar const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide /*always Right*/
+#define PTO_DETAIL_CALL_PowScalar PTO_DETAIL_CALL_Scalar
 #define PTO_DETAIL_PARAMS_BinaryTmp PTO_DETAIL_PARAMS_Binary
 #define PTO_DETAIL_RUN_BinaryTmp PTO_DETAIL_RUN_Binary
 #define PTO_DETAIL_CALL_BinaryTmp PTO_DETAIL_CALL_Binary
@@ -95,7 +119,7 @@ void check_operands(const char* code, const profile::Profile& p, const Call& c, 
         PTO_DETAIL_RUN_##Kind(NAME, entry, Op);                   \
     }
 #define PTO_DETAIL_ENTRY_Precise(NAME, entry, Op, Kind, Precision) \
-    void entry(PTO_DETAIL_PARAMS_##Kind, Precision)                 \
+    void entry(PTO_DETAIL_PARAMS_##Kind, [[maybe_unused]] Precision precision) \
     {                                                               \
         runtime::InstructionScope scope(#NAME);                     \
         PTO_DETAIL_RUN_##Kind(NAME, entry, Op);                     \
@@ -115,7 +139,7 @@ void check_operands(const char* code, const profile::Profile& p, const Call& c, 
         .attributes = PTO_DETAIL_ATTRIBUTES_##Mode,                                                              \
         .pipe = vector_pipe,                                                                                     \
         .check = [](const profile::Profile& p, const Call& c,                                                    \
-                    LegalitySink& sink) { check_operands<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", p, c, sink); }, \
+                    LegalitySink& sink) { check_operands<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", k##Kind##Forms, p, c, sink); }, \
         .run = PTO_DETAIL_RUNNER_##Mode(entry, Kind, Precision),                                                 \
     };
 #include <pto/isa/instructions.def>

@@ -15,6 +15,7 @@
 #include "engine/elementwise/binary_kernel.hpp"
 #include "engine/elementwise/binary_operands.hpp"
 #include "engine/elementwise/element_format.hpp"
+#include "engine/elementwise/math_kernel.hpp"
 #include "engine/elementwise/scalar_kernel.hpp"
 #include "engine/elementwise/unary_kernel.hpp"
 
@@ -63,6 +64,36 @@ void run_scalar_instruction(const char* dtype_code, const TileDesc& dst, const T
 {
     run_instruction<DTypeOk>(dtype_code, dst, {{src, "src"}},
                              [&]<typename T>() { ScalarKernel<Op, T>::run(dst, src, scalar, side); });
+}
+
+// The device computes the DEFAULT algorithm where HIGH_PRECISION is not implemented (a2a3); so does the
+// simulation of that target.
+inline MathAccuracy math_accuracy(int precision)
+{
+    return precision != 0 && runtime::active_profile().target != profile::Target::A2A3 ? MathAccuracy::High
+                                                                                       : MathAccuracy::Default;
+}
+
+template <DTypeRule DTypeOk>
+void run_math_instruction(const char* dtype_code, MathFn fn, int precision, const TileDesc& dst, const TileDesc& src)
+{
+    run_instruction<DTypeOk>(dtype_code, dst, {{src, "src"}}, [&]<typename T>() { math_kernel(fn, math_accuracy(precision), dst, src); });
+}
+
+template <DTypeRule DTypeOk>
+void run_pow_instruction(const char* dtype_code, int precision, const TileDesc& dst, const TileDesc& base,
+                         const TileDesc& exponent)
+{
+    run_instruction<DTypeOk>(dtype_code, dst, {{base, "base"}, {exponent, "exp"}},
+                             [&]<typename T>() { pow_kernel(math_accuracy(precision), dst, base, &exponent, 0); });
+}
+
+template <DTypeRule DTypeOk>
+void run_pow_scalar_instruction(const char* dtype_code, int precision, const TileDesc& dst, const TileDesc& base,
+                                ScalarBits exponent)
+{
+    run_instruction<DTypeOk>(dtype_code, dst, {{base, "base"}},
+                             [&]<typename T>() { pow_kernel(math_accuracy(precision), dst, base, nullptr, exponent); });
 }
 
 }  // namespace pto::engine::elementwise

@@ -27,6 +27,7 @@ enum class ScalarSide : uint8_t { Right, Left };
 //   Unary      entry(dst, src)
 //   Binary*    entry(dst, src0, src1)
 //   Scalar*    entry(dst, src, scalar, side)   (scalar: its bits in the element type, see ScalarBits)
+//   Math       entry(dst, src)                 Pow entry(dst, base, exp)   PowScalar entry(dst, base, exp, side)
 // with a trailing precision argument for the Precise rows. Tmp tiles are not passed: no kernel needs one.
 // The semantics of each operation are at its functor (src/engine/elementwise/operations.hpp) and in the
 // README.
@@ -43,6 +44,9 @@ enum class ScalarSide : uint8_t { Right, Left };
     const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide side = ScalarSide::Right
 #define PTO_DETAIL_OPERANDS_ScalarTmp PTO_DETAIL_OPERANDS_Scalar
 #define PTO_DETAIL_OPERANDS_ScalarBothSides PTO_DETAIL_OPERANDS_Scalar
+#define PTO_DETAIL_OPERANDS_Math PTO_DETAIL_OPERANDS_Unary
+#define PTO_DETAIL_OPERANDS_Pow PTO_DETAIL_OPERANDS_Binary
+#define PTO_DETAIL_OPERANDS_PowScalar PTO_DETAIL_OPERANDS_Scalar
 #define PTO_DETAIL_ENTRY_Plain(entry, Kind, Precision) void entry(PTO_DETAIL_OPERANDS_##Kind);
 #define PTO_DETAIL_ENTRY_Precise(entry, Kind, Precision) \
     void entry(PTO_DETAIL_OPERANDS_##Kind, Precision precision = Precision::DEFAULT);
@@ -58,5 +62,8 @@ enum class ScalarSide : uint8_t { Right, Left };
 #undef PTO_DETAIL_OPERANDS_Scalar
 #undef PTO_DETAIL_OPERANDS_ScalarTmp
 #undef PTO_DETAIL_OPERANDS_ScalarBothSides
+#undef PTO_DETAIL_OPERANDS_Math
+#undef PTO_DETAIL_OPERANDS_Pow
+#undef PTO_DETAIL_OPERANDS_PowScalar
 
 }  // namespace pto::engine

@@ -26,6 +26,7 @@
 
 #include "engine/elementwise/binary_operands.hpp"
 #include "engine/elementwise/line_kernels.hpp"
+#include "engine/source_staging.hpp"
 
 namespace pto::engine::elementwise {
 

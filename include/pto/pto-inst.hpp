@@ -10,6 +10,7 @@
 #include <pto/intrinsics/assign.hpp>
 #include <pto/intrinsics/col_expand.hpp>
 #include <pto/intrinsics/compare_select.hpp>
+#include <pto/intrinsics/convert.hpp>
 #include <pto/intrinsics/data_movement.hpp>
 #include <pto/intrinsics/elementwise.hpp>
 #include <pto/intrinsics/gather.hpp>

@@ -6,9 +6,7 @@
 #include <pto/runtime/memory.hpp>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
-#include <vector>
 
 namespace pto::engine::elementwise {
 
@@ -33,13 +31,6 @@ std::string allowed_dtypes(const BinaryRules& rules, const profile::Profile& pro
         list += dtype_name(t);
     }
     return "one of " + list;
-}
-
-bool shares_bytes(const TileDesc& a, const TileDesc& b)
-{
-    const auto a_begin = reinterpret_cast<uintptr_t>(a.data), b_begin = reinterpret_cast<uintptr_t>(b.data);
-    const auto a_end = a_begin + static_cast<uintptr_t>(a.bytes()), b_end = b_begin + static_cast<uintptr_t>(b.bytes());
-    return a_begin < b_end && b_begin < a_end;
 }
 
 }  // namespace
@@ -105,41 +96,6 @@ void fail_no_kernel(const BinaryRules& rules, DType dtype)
 {
     runtime::fail({rules.dtype_code, "", "dst",
                    "the engine has no kernel for element type " + std::string(dtype_name(dtype)), "", "", ""});
-}
-
-bool same_mapping(const TileDesc& a, const TileDesc& b)
-{
-    if (a.data != b.data || a.element_bits() != b.element_bits() || a.blayout != b.blayout || a.slayout != b.slayout) {
-        return false;
-    }
-    if (a.boxed()) return a.rows == b.rows && a.cols == b.cols && a.fractal_bytes == b.fractal_bytes;
-    return a.blayout == BLayout::RowMajor ? a.cols == b.cols : a.rows == b.rows;  // the line stride
-}
-
-TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot)
-{
-    if (same_mapping(src, dst) || !shares_bytes(src, dst)) return src;
-
-    // The copy takes dst's line direction, so that the kernel's contiguous fast path still applies.
-    TileDesc copy = src;
-    copy.rows = src.valid_rows;
-    copy.cols = src.valid_cols;
-    copy.slayout = SLayout::NoneBox;
-    copy.blayout = !dst.boxed() && dst.blayout == BLayout::ColMajor ? BLayout::ColMajor : BLayout::RowMajor;
-
-    thread_local std::vector<std::byte> buffers[3];
-    std::vector<std::byte>& buffer = buffers[slot];
-    if (buffer.size() < static_cast<std::size_t>(copy.bytes())) buffer.resize(static_cast<std::size_t>(copy.bytes()));
-    copy.data = buffer.data();
-
-    const int64_t element_bytes = src.element_bits() / 8;
-    for (int r = 0; r < src.valid_rows; ++r) {
-        for (int c = 0; c < src.valid_cols; ++c) {
-            std::memcpy(copy.data + copy.offset(r, c) * element_bytes, src.data + src.offset(r, c) * element_bytes,
-                        static_cast<std::size_t>(element_bytes));
-        }
-    }
-    return copy;
 }
 
 }  // namespace pto::engine::elementwise

@@ -1,5 +1,5 @@
-// The tile operands of an element-wise instruction: the checks every such instruction makes on them,
-// and the staging that makes any aliasing between them safe.
+// The tile operands of an element-wise instruction: the checks every such instruction makes on them.
+// (Aliasing between them is made safe by readable_source, in engine/source_staging.hpp.)
 #pragma once
 
 #include <pto/engine/descriptor.hpp>
@@ -35,15 +35,5 @@ void check_elementwise_operands(const profile::Profile& p, const BinaryRules& ru
 // LEGAL_<INSTR>_DTYPE for an element type that passed the rule but has no kernel (a table out of step
 // with the kernels), so that such a gap is a diagnostic rather than a silent no-op.
 [[noreturn]] void fail_no_kernel(const BinaryRules& rules, DType dtype);
-
-// True when `a` and `b` map every logical position (r, c) to the same address.
-bool same_mapping(const TileDesc& a, const TileDesc& b);
-
-// A source the kernel may read while it writes dst. When `src` shares bytes with dst without mapping
-// every position to the same address, writing dst could clobber source elements not yet read; the
-// valid region of `src` is then copied into a per-thread buffer (grown once, never per instruction)
-// and a descriptor of the copy is returned. `slot` (0, 1 or 2) keeps the sources' copies apart.
-// Elements must be whole bytes (every type the element-wise arithmetic takes is).
-TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot);
 
 }  // namespace pto::engine::elementwise

@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "engine/definition.hpp"
-#include "engine/elementwise/binary_kernel.hpp"
+#include "engine/elementwise/element_format.hpp"
+#include "engine/source_staging.hpp"
 
 namespace pto::engine {
 
@@ -130,8 +131,8 @@ void run_compare(const TileDesc& mask, const TileDesc& left, const TileDesc* rig
     require_written(left, "src0");
     if (right) require_written(*right, "src1");
     // Sources are read in full before the mask is written, so it may alias either of them.
-    const TileDesc src0 = elementwise::readable_source(left, mask, 0);
-    const TileDesc copy = right ? elementwise::readable_source(*right, mask, 1) : TileDesc{};
+    const TileDesc src0 = readable_source(left, mask, 0);
+    const TileDesc copy = right ? readable_source(*right, mask, 1) : TileDesc{};
     const TileDesc* src1 = right ? &copy : nullptr;
     elementwise::visit_arithmetic_type(src0.dtype, [&]<typename T>() {
         using S = typename elementwise::Format<T>::Storage;
@@ -151,8 +152,8 @@ void run_select(const TileDesc& dst, const TileDesc& mask, const TileDesc& src0,
     require_written(src0, "src0");
     if (src1) require_written(*src1, "src1");
     // Sources are read in full before dst is written, so dst may alias any of them.
-    const TileDesc a = elementwise::readable_source(src0, dst, 0);
-    const TileDesc b = src1 ? elementwise::readable_source(*src1, dst, 1) : TileDesc{};
+    const TileDesc a = readable_source(src0, dst, 0);
+    const TileDesc b = src1 ? readable_source(*src1, dst, 1) : TileDesc{};
     with_element_bits(dst.element_bits(), [&]<typename Bits>() {
         Bits value;
         std::memcpy(&value, &scalar, sizeof(Bits));

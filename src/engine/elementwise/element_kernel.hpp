@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/elementwise/binary_operands.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/line_kernels.hpp"
+#include "engine/source_staging.hpp"
 
 namespace pto::engine::elementwise {
 

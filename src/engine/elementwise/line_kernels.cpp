@@ -14,8 +14,8 @@
 #include <utility>
 
 #include "engine/elementwise/element_format.hpp"
-#include "engine/elementwise/float16_bits-inl.h"
 #include "engine/elementwise/line_kernels.hpp"
+#include "engine/simd/float16_bits-inl.hpp"
 #include "engine/elementwise/operations.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -23,9 +23,11 @@ namespace pto::engine::elementwise {
 namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
+using ::pto::engine::HWY_NAMESPACE::BfloatBits;
+using ::pto::engine::HWY_NAMESPACE::HalfBits;
 
 // How whole vectors of T are loaded into and stored from the compute type's lanes: float and the
-// integers as they are, half and bfloat16 through their bit codecs above.
+// integers as they are, half and bfloat16 through their bit codecs (engine/simd/float16_bits-inl.hpp).
 template <typename T>
 struct VectorCodec {
     template <class D>

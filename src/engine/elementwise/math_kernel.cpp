@@ -5,8 +5,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "engine/elementwise/binary_operands.hpp"
 #include "engine/elementwise/element_format.hpp"
+#include "engine/source_staging.hpp"
 
 namespace pto::engine::elementwise {
 

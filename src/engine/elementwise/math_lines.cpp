@@ -19,7 +19,7 @@
 #include <cstring>
 #include <limits>
 
-#include "engine/elementwise/float16_bits-inl.h"
+#include "engine/simd/float16_bits-inl.hpp"
 #include "engine/elementwise/math_lines.hpp"
 
 #ifndef PTOSIM_ENGINE_ELEMENTWISE_MATH_LINES_ONCE
@@ -91,6 +91,8 @@ namespace pto::engine::elementwise {
 namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
+using ::pto::engine::HWY_NAMESPACE::BfloatBits;
+using ::pto::engine::HWY_NAMESPACE::HalfBits;
 
 // --- the functions on vectors of float or double ----------------------------------------------------
 

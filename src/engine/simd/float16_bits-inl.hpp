@@ -1,11 +1,17 @@
-// Exact widening of half and bfloat16 bit patterns to float lanes and the single rounding back, for
-// the Highway kernels of this folder. A per-target header (Highway's "-inl.h" convention): each kernel
-// .cpp includes it after <hwy/highway.h>, once for every target foreach_target compiles.
-#if defined(PTOSIM_ENGINE_ELEMENTWISE_FLOAT16_BITS_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef PTOSIM_ENGINE_ELEMENTWISE_FLOAT16_BITS_INL_H_
-#undef PTOSIM_ENGINE_ELEMENTWISE_FLOAT16_BITS_INL_H_
+// half and bfloat16 vectors as their bit patterns, widened exactly to float in registers and rounded
+// back once to nearest even, for the engine's Highway code (the element-wise line loops, TCVT's
+// conversions). Each matches the conversion of pto/common/numeric.hpp bit for bit (NaNs quiet, keeping
+// sign and leading payload), which scalar tails use. The F16C instructions of the AVX2 and AVX-512
+// targets convert half exactly so; elsewhere integer code does, since Highway's emulated half
+// conversions truncate and mishandle infinities (and its bfloat16 demotion truncates everywhere).
+//
+// A per-target header: a foreach_target translation unit includes it after <hwy/highway.h>, once for
+// each SIMD target.
+#if defined(PTOSIM_ENGINE_SIMD_FLOAT16_BITS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef PTOSIM_ENGINE_SIMD_FLOAT16_BITS_INL_H_
+#undef PTOSIM_ENGINE_SIMD_FLOAT16_BITS_INL_H_
 #else
-#define PTOSIM_ENGINE_ELEMENTWISE_FLOAT16_BITS_INL_H_
+#define PTOSIM_ENGINE_SIMD_FLOAT16_BITS_INL_H_
 #endif
 
 #include <hwy/highway.h>
@@ -15,16 +21,10 @@
 #include <cstdint>
 
 HWY_BEFORE_NAMESPACE();
-namespace pto::engine::elementwise {
-namespace HWY_NAMESPACE {
+namespace pto::engine::HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// half and bfloat16, as bit patterns, widened exactly to float in registers and rounded back once to
-// nearest even. Each matches the conversion of pto/common/numeric.hpp bit for bit (NaNs quiet, keeping
-// sign and leading payload), which the scalar tails use. The F16C instructions of the AVX2 and AVX-512
-// targets convert half exactly so; elsewhere integer code does, since Highway's emulated half
-// conversions truncate and mishandle infinities (and its bfloat16 demotion truncates everywhere).
 #if defined(HWY_DISABLE_F16C)
 inline constexpr bool kF16c = false;
 #else
@@ -107,8 +107,7 @@ struct BfloatBits {
     }
 };
 
-}  // namespace HWY_NAMESPACE
-}  // namespace pto::engine::elementwise
+}  // namespace pto::engine::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
-#endif  // per-target include guard
+#endif  // PTOSIM_ENGINE_SIMD_FLOAT16_BITS_INL_H_

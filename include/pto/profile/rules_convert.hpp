@@ -1,0 +1,51 @@
+// Legality rules of TCVT, one constexpr predicate per rule. The intrinsics call them in static_assert;
+// the engine's operand check (pto/engine/ops/convert.hpp) calls the same predicates at run time and
+// reports the rule's code.
+#pragma once
+
+#include <pto/common/constants.hpp>
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+#include <pto/numeric/convert.hpp>
+#include <pto/profile/profile.hpp>
+#include <pto/profile/rules_elementwise.hpp>
+
+namespace pto::rules {
+
+// Rule LEGAL_TCVT_PAIR: the profile's target converts src's element type into dst's (the TCVT page's
+// table per target; the cpu profile takes the union).
+constexpr bool tcvt_pair_ok(const profile::Profile& p, engine::DType dst, engine::DType src)
+{
+    return numeric::conversion_allowed_on(p.target, dst, src);
+}
+
+// Rule LEGAL_TCVT_LOCATION: TCVT runs on the vector unit, on tiles in UB.
+constexpr bool tcvt_location_ok(TileType loc) { return loc == TileType::Vec; }
+
+// Rule LEGAL_TCVT_LAYOUT: the real targets walk unboxed row-major tiles row by row, as for the other
+// element-wise instructions; the cpu profile takes every layout, also different ones for dst and src.
+constexpr bool tcvt_layout_ok(const profile::Profile& p, BLayout b, SLayout s)
+{
+    return elementwise_layout_ok(p, b, s);
+}
+
+// The values one element of type t holds: two for the packed fp4 pairs, whose element is a byte of two
+// values, one otherwise (an I4 element is a single 4-bit value).
+constexpr int tcvt_values_per_element(engine::DType t)
+{
+    return t == engine::DType::F4E2M1x2 || t == engine::DType::F4E1M2x2 ? 2 : 1;
+}
+
+// Rule RUN_VALID_SHAPE: src's valid shape is dst's, counted in values: a row of n fp4 pairs converts
+// to or from a row of 2n elements. A DYNAMIC extent is only known at run time, so at compile time it
+// satisfies the rule.
+constexpr bool tcvt_valid_shape_ok(engine::DType dst, int dst_rows, int dst_cols, engine::DType src, int src_rows,
+                                   int src_cols)
+{
+    const bool rows_ok = dst_rows == DYNAMIC || src_rows == DYNAMIC || dst_rows == src_rows;
+    const bool cols_ok = dst_cols == DYNAMIC || src_cols == DYNAMIC ||
+                         dst_cols * tcvt_values_per_element(dst) == src_cols * tcvt_values_per_element(src);
+    return rows_ok && cols_ok;
+}
+
+}  // namespace pto::rules

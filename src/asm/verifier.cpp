@@ -202,7 +202,7 @@ private:
         tiles.reserve(values.size());
         views.reserve(values.size());
         const engine::ScalarValue unknown_scalar;
-        auto describe = [&](const Value* value, const Type& type, engine::Operand& operand) {
+        auto describe = [&](const Value* value, const Type& type, engine::CallOperand& operand) {
             if (type.is<TileType>()) {
                 const auto t = tile_descriptor(type);
                 if (!t) return false;
@@ -216,7 +216,7 @@ private:
             }
             return true;
         };
-        std::vector<engine::Operand> sources(form.sources.size()), destinations(form.destinations.size());
+        std::vector<engine::CallOperand> sources(form.sources.size()), destinations(form.destinations.size());
         for (std::size_t i = 0; i < in.size(); ++i)
             if (!describe(values[i], in[i], sources[i])) return;
         for (std::size_t i = 0; i < out.size(); ++i)

@@ -61,7 +61,7 @@ struct ScalarValue {
 
 // One operand of a call: a tile (mutable: TASSIGN binds it), a global view, or a scalar; an optional
 // source left out has none of them.
-struct Operand {
+struct CallOperand {
     TileDesc* tile = nullptr;
     const GlobalDesc* view = nullptr;
     const ScalarValue* scalar = nullptr;
@@ -72,8 +72,8 @@ struct Operand {
 // The operands of one execution (or one verification) of an instruction, in the order of its form.
 struct Call {
     std::size_t form = 0;  // index into the definition's forms
-    std::span<Operand> sources;
-    std::span<Operand> destinations;
+    std::span<CallOperand> sources;
+    std::span<CallOperand> destinations;
     std::span<const int32_t> attributes;  // one per AttributeSpec, in order
     bool verifying = false;               // descriptors come from types: no data, extents may be unknown
 

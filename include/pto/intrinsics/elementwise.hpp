@@ -81,6 +81,31 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
 #define PTO_DETAIL_PARAMS_PowScalar TileDataDst &dst, TileDataSrc &src, typename TileDataDst::DType scalar, TileDataTmp& /*tmp*/
 #define PTO_DETAIL_ARGS_PowScalar PTO_DETAIL_ARGS_Scalar
 #define PTO_DETAIL_CHECK_PowScalar PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_TYPES_Ternary3 typename TileDataDst
+#define PTO_DETAIL_PARAMS_Ternary3 TileDataDst &dst, TileDataDst &src0, TileDataDst &src1, TileDataDst &src2
+#define PTO_DETAIL_ARGS_Ternary3 dst.desc(), src0.desc(), src1.desc(), src2.desc()
+#define PTO_DETAIL_CHECK_Ternary3 detail::static_check_elementwise<TileDataDst, TileDataDst>()
+#define PTO_DETAIL_TYPES_TernaryScalar typename TileDataDst
+#define PTO_DETAIL_PARAMS_TernaryScalar \
+    TileDataDst &dst, TileDataDst &src0, typename TileDataDst::DType scalar, TileDataDst &src1
+#define PTO_DETAIL_ARGS_TernaryScalar dst.desc(), src0.desc(), engine::scalar_bits(scalar), src1.desc()
+#define PTO_DETAIL_CHECK_TernaryScalar PTO_DETAIL_CHECK_Ternary3
+#define PTO_DETAIL_TYPES_DstProduct PTO_DETAIL_TYPES_Binary
+#define PTO_DETAIL_PARAMS_DstProduct PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_ARGS_DstProduct PTO_DETAIL_ARGS_Binary
+#define PTO_DETAIL_CHECK_DstProduct PTO_DETAIL_CHECK_Binary
+#define PTO_DETAIL_TYPES_DstScaled PTO_DETAIL_TYPES_Binary
+#define PTO_DETAIL_PARAMS_DstScaled PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_ARGS_DstScaled PTO_DETAIL_ARGS_Binary
+#define PTO_DETAIL_CHECK_DstScaled PTO_DETAIL_CHECK_Binary
+#define PTO_DETAIL_TYPES_Axpy PTO_DETAIL_TYPES_Unary
+#define PTO_DETAIL_PARAMS_Axpy TileDataDst &dst, TileDataSrc &src0, typename TileDataSrc::DType scalar
+#define PTO_DETAIL_ARGS_Axpy dst.desc(), src0.desc(), engine::scalar_bits(scalar)
+#define PTO_DETAIL_CHECK_Axpy PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_TYPES_Expand typename TileDataDst
+#define PTO_DETAIL_PARAMS_Expand TileDataDst &dst, typename TileDataDst::DType scalar
+#define PTO_DETAIL_ARGS_Expand dst.desc(), engine::scalar_bits(scalar)
+#define PTO_DETAIL_CHECK_Expand detail::static_check_elementwise<TileDataDst>()
 #define PTO_DETAIL_HEAD_Plain(Precision) template <
 #define PTO_DETAIL_HEAD_Precise(Precision) template <auto PrecisionType = Precision::DEFAULT,
 #define PTO_DETAIL_PRECISION_Plain(NAME, Precision)
@@ -172,6 +197,42 @@ PTO_INST RecordEvent TDIVS(TileDataDst& dst, typename TileDataDst::DType scalar,
 #undef PTO_DETAIL_CHECK_Scalar
 #undef PTO_DETAIL_CHECK_ScalarTmp
 #undef PTO_DETAIL_CHECK_ScalarBothSides
+#undef PTO_DETAIL_TYPES_Math
+#undef PTO_DETAIL_PARAMS_Math
+#undef PTO_DETAIL_ARGS_Math
+#undef PTO_DETAIL_CHECK_Math
+#undef PTO_DETAIL_TYPES_Pow
+#undef PTO_DETAIL_PARAMS_Pow
+#undef PTO_DETAIL_ARGS_Pow
+#undef PTO_DETAIL_CHECK_Pow
+#undef PTO_DETAIL_TYPES_PowScalar
+#undef PTO_DETAIL_PARAMS_PowScalar
+#undef PTO_DETAIL_ARGS_PowScalar
+#undef PTO_DETAIL_CHECK_PowScalar
+#undef PTO_DETAIL_TYPES_Ternary3
+#undef PTO_DETAIL_PARAMS_Ternary3
+#undef PTO_DETAIL_ARGS_Ternary3
+#undef PTO_DETAIL_CHECK_Ternary3
+#undef PTO_DETAIL_TYPES_TernaryScalar
+#undef PTO_DETAIL_PARAMS_TernaryScalar
+#undef PTO_DETAIL_ARGS_TernaryScalar
+#undef PTO_DETAIL_CHECK_TernaryScalar
+#undef PTO_DETAIL_TYPES_DstProduct
+#undef PTO_DETAIL_PARAMS_DstProduct
+#undef PTO_DETAIL_ARGS_DstProduct
+#undef PTO_DETAIL_CHECK_DstProduct
+#undef PTO_DETAIL_TYPES_DstScaled
+#undef PTO_DETAIL_PARAMS_DstScaled
+#undef PTO_DETAIL_ARGS_DstScaled
+#undef PTO_DETAIL_CHECK_DstScaled
+#undef PTO_DETAIL_TYPES_Axpy
+#undef PTO_DETAIL_PARAMS_Axpy
+#undef PTO_DETAIL_ARGS_Axpy
+#undef PTO_DETAIL_CHECK_Axpy
+#undef PTO_DETAIL_TYPES_Expand
+#undef PTO_DETAIL_PARAMS_Expand
+#undef PTO_DETAIL_ARGS_Expand
+#undef PTO_DETAIL_CHECK_Expand
 #undef PTO_DETAIL_HEAD_Plain
 #undef PTO_DETAIL_HEAD_Precise
 #undef PTO_DETAIL_PRECISION_Plain

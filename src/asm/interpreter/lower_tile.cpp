@@ -84,14 +84,14 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
                                   t.data = storage.get();
                                   f.slots[fresh[k].first].tile = t;
                               }
-                              std::array<engine::Operand, kMaxOperands> operands;
+                              std::array<engine::CallOperand, kMaxOperands> operands;
                               std::array<engine::ScalarValue, kMaxOperands> scalars;
                               auto bind = [&](const std::vector<OperandSlot>& from, std::size_t first) {
                                   for (std::size_t i = 0; i < from.size(); ++i) {
                                       const OperandSlot& o = from[i];
                                       if (o.slot < 0) continue;
                                       Slot& s = f.slots[o.slot];
-                                      engine::Operand& operand = operands[first + i];
+                                      engine::CallOperand& operand = operands[first + i];
                                       switch (o.kind) {
                                           case engine::OperandKind::Tile: operand.tile = &s.tile; break;
                                           case engine::OperandKind::View: operand.view = &s.view; break;
@@ -103,7 +103,7 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
                               };
                               bind(sources, 0);
                               bind(destinations, sources.size());
-                              const std::span<engine::Operand> all(operands);
+                              const std::span<engine::CallOperand> all(operands);
                               def.run({form_index, all.subspan(0, sources.size()),
                                        all.subspan(sources.size(), destinations.size()), attributes});
                           },

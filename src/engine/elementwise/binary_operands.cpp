@@ -36,7 +36,7 @@ std::string allowed_dtypes(const BinaryRules& rules, const profile::Profile& pro
 }  // namespace
 
 void check_elementwise_operands(const profile::Profile& prof, const BinaryRules& rules, const TileDesc& dst,
-                                std::initializer_list<NamedTile> sources, LegalitySink& sink)
+                                std::span<const NamedTile> sources, LegalitySink& sink)
 {
     // Every operand, dst first.
     auto for_each_operand = [&](auto&& fn) {

@@ -7,7 +7,7 @@
 #include <pto/engine/legality.hpp>
 #include <pto/profile/profile.hpp>
 
-#include <initializer_list>
+#include <span>
 
 namespace pto::engine::elementwise {
 
@@ -30,7 +30,7 @@ struct NamedTile {
 // not allow (LEGAL_ELEMWISE_LAYOUT), a source whose valid shape differs from dst's (RUN_VALID_SHAPE).
 // Rules that read an unknown valid extent are skipped.
 void check_elementwise_operands(const profile::Profile& p, const BinaryRules& rules, const TileDesc& dst,
-                                std::initializer_list<NamedTile> sources, LegalitySink& sink);
+                                std::span<const NamedTile> sources, LegalitySink& sink);
 
 // LEGAL_<INSTR>_DTYPE for an element type that passed the rule but has no kernel (a table out of step
 // with the kernels), so that such a gap is a diagnostic rather than a silent no-op.

@@ -9,6 +9,8 @@
 #include "engine/elementwise/instruction.hpp"
 #include "engine/elementwise/operations.hpp"
 
+#include <optional>
+
 namespace pto::engine {
 
 using namespace elementwise;
@@ -37,6 +39,17 @@ constexpr OperandSpec kMathSources[] = {{"src", OperandKind::Tile}, {"tmp", Oper
 constexpr Form kMathForms[] = {{kMathSources, kTileDst}};
 constexpr Form kPowForms[] = {{kPowSources, kTileDst}};
 constexpr Form kPowScalarForms[] = {{kPowScalarSources, kTileDst}};
+constexpr OperandSpec kTernary3Sources[] = {{"src0", OperandKind::Tile}, {"src1", OperandKind::Tile}, {"src2", OperandKind::Tile}};
+constexpr OperandSpec kTernaryScalarSources[] = {
+    {"src0", OperandKind::Tile}, {"scalar", OperandKind::Scalar}, {"src1", OperandKind::Tile}};
+constexpr OperandSpec kAxpySources[] = {{"src0", OperandKind::Tile}, {"scalar", OperandKind::Scalar}};
+constexpr OperandSpec kExpandSources[] = {{"scalar", OperandKind::Scalar}};
+constexpr Form kTernary3Forms[] = {{kTernary3Sources, kTileDst}};
+constexpr Form kTernaryScalarForms[] = {{kTernaryScalarSources, kTileDst}};
+constexpr Form kDstProductForms[] = {{kBinarySources, kTileDst}};
+constexpr Form kDstScaledForms[] = {{kBinarySources, kTileDst}};
+constexpr Form kAxpyForms[] = {{kAxpySources, kTileDst}};
+constexpr Form kExpandForms[] = {{kExpandSources, kTileDst}};
 
 constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};
 constexpr AttributeValue kPrecisionValues[] = {{"default", 0}, {"high_precision", 1}, {"high", 1}};
@@ -57,19 +70,19 @@ ScalarCall scalar_call(const Call& c)
             scalar_first ? ScalarSide::Left : ScalarSide::Right};
 }
 
-// The checks of every element-wise instruction, on the tile sources of the form called, named as the
-// form names them.
+// The checks of every element-wise instruction, on the tile sources of the form called (tmp tiles
+// aside), named as the form names them.
 template <bool (*DTypeOk)(const profile::Profile&, DType)>
 void check_operands(const char* code, std::span<const Form> forms, const profile::Profile& p, const Call& c, LegalitySink& sink)
 {
-    const BinaryRules rules{code, DTypeOk};
     const auto specs = forms[c.form].sources;
-    std::size_t tiles[2] = {0, 0}, count = 0;
-    for (std::size_t i = 0; i < c.sources.size() && count < 2; ++i)
-        if (c.sources[i].tile && std::string_view(specs[i].name) != "tmp") tiles[count++] = i;
-    if (count == 2)
-        return check_elementwise_operands(p, rules, c.dst(), {{c.src(tiles[0]), specs[tiles[0]].name}, {c.src(tiles[1]), specs[tiles[1]].name}}, sink);
-    check_elementwise_operands(p, rules, c.dst(), {{c.src(tiles[0]), specs[tiles[0]].name}}, sink);
+    std::optional<NamedTile> tiles[3];
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < c.sources.size() && count < 3; ++i)
+        if (c.sources[i].tile && std::string_view(specs[i].name) != "tmp") tiles[count++].emplace(c.src(i), specs[i].name);
+    const NamedTile named[] = {tiles[0].value_or(NamedTile{c.dst(), "dst"}), tiles[1].value_or(NamedTile{c.dst(), "dst"}),
+                               tiles[2].value_or(NamedTile{c.dst(), "dst"})};
+    check_elementwise_operands(p, {code, DTypeOk}, c.dst(), std::span(named, count), sink);
 }
 
 }  // namespace
@@ -100,6 +113,39 @@ void check_operands(const char* code, std::span<const Form> forms, const profile
 #define PTO_DETAIL_CALL_Pow PTO_DETAIL_CALL_Binary
 #define PTO_DETAIL_PARAMS_PowScalar const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide /*always Right*/
 #define PTO_DETAIL_CALL_PowScalar PTO_DETAIL_CALL_Scalar
+#define PTO_DETAIL_PARAMS_Ternary3 const TileDesc &dst, const TileDesc &src0, const TileDesc &src1, const TileDesc &src2
+#define PTO_DETAIL_RUN_Ternary3(NAME, entry, Op)                                                             \
+    run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst,                      \
+                                                         {{src0, "src0"}, {src1, "src1"}, {src2, "src2"}},     \
+                                                         Operand::tile(src0), Operand::tile(src1), Operand::tile(src2))
+#define PTO_DETAIL_CALL_Ternary3(entry, ...) entry(c.dst(), c.src(0), c.src(1), c.src(2))
+#define PTO_DETAIL_PARAMS_TernaryScalar const TileDesc &dst, const TileDesc &src0, ScalarBits scalar, const TileDesc &src1
+#define PTO_DETAIL_RUN_TernaryScalar(NAME, entry, Op)                                                               \
+    run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}, {src1, "src1"}}, \
+                                                         Operand::tile(src0), Operand::scalar(scalar), Operand::tile(src1))
+#define PTO_DETAIL_CALL_TernaryScalar(entry, ...) \
+    entry(c.dst(), c.src(0), encode_scalar(c.src(0).dtype, *c.sources[1].scalar), c.src(2))
+#define PTO_DETAIL_PARAMS_DstProduct PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_RUN_DstProduct(NAME, entry, Op)                                                                   \
+    run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}, {src1, "src1"}}, \
+                                                         Operand::tile(src0), Operand::tile(src1), Operand::destination())
+#define PTO_DETAIL_CALL_DstProduct PTO_DETAIL_CALL_Binary
+#define PTO_DETAIL_PARAMS_DstScaled PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_RUN_DstScaled(NAME, entry, Op)                                                                    \
+    run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}, {src1, "src1"}}, \
+                                                         Operand::tile(src0), Operand::destination(), Operand::tile(src1))
+#define PTO_DETAIL_CALL_DstScaled PTO_DETAIL_CALL_Binary
+#define PTO_DETAIL_PARAMS_Axpy const TileDesc &dst, const TileDesc &src0, ScalarBits scalar
+#define PTO_DETAIL_RUN_Axpy(NAME, entry, Op)                                                                   \
+    run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}},     \
+                                                         Operand::tile(src0), Operand::scalar(scalar), Operand::destination())
+#define PTO_DETAIL_CALL_Axpy(entry, ...) entry(c.dst(), c.src(0), encode_scalar(c.src(0).dtype, *c.sources[1].scalar))
+#define PTO_DETAIL_PARAMS_Expand const TileDesc &dst, ScalarBits scalar
+#define PTO_DETAIL_RUN_Expand(NAME, entry, Op)                                               \
+    run_instruction<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {}, [&]<typename T>() { \
+        ScalarKernel<Op, T>::run(dst, dst, scalar, ScalarSide::Right);                       \
+    })
+#define PTO_DETAIL_CALL_Expand(entry, ...) entry(c.dst(), encode_scalar(c.dst().dtype, *c.sources[0].scalar))
 #define PTO_DETAIL_PARAMS_BinaryTmp PTO_DETAIL_PARAMS_Binary
 #define PTO_DETAIL_RUN_BinaryTmp PTO_DETAIL_RUN_Binary
 #define PTO_DETAIL_CALL_BinaryTmp PTO_DETAIL_CALL_Binary

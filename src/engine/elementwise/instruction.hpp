@@ -17,22 +17,27 @@
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/math_kernel.hpp"
 #include "engine/elementwise/scalar_kernel.hpp"
+#include "engine/elementwise/ternary_kernel.hpp"
 #include "engine/elementwise/unary_kernel.hpp"
 
 namespace pto::engine::elementwise {
 
 using DTypeRule = bool (*)(const profile::Profile&, DType);
 
+// Whether an instruction reads dst's old value (TMULADDDST, TAXPY, ...).
+enum class ReadsDst : bool { No, Yes };
+
 // Checks the operands, requires the sources written, runs `kernel.template operator()<T>()` for dst's
 // element type and marks dst written.
 template <DTypeRule DTypeOk, typename Kernel>
 void run_instruction(const char* dtype_code, const TileDesc& dst, std::initializer_list<NamedTile> sources,
-                     Kernel&& kernel)
+                     Kernel&& kernel, ReadsDst reads_dst = ReadsDst::No)
 {
     const BinaryRules rules{dtype_code, DTypeOk};
     StopAtFirstFinding stop;
-    check_elementwise_operands(runtime::active_profile(), rules, dst, sources, stop);
+    check_elementwise_operands(runtime::active_profile(), rules, dst, {sources.begin(), sources.size()}, stop);
     for (const NamedTile& source : sources) require_written(source.tile, source.name);
+    if (reads_dst == ReadsDst::Yes) require_written(dst, "dst");
     const bool ran = visit_arithmetic_type(dst.dtype, [&]<typename T>() {
         if constexpr (DTypeOk(profile::kCpu, dtype_of<T>)) {
             kernel.template operator()<T>();
@@ -64,6 +69,17 @@ void run_scalar_instruction(const char* dtype_code, const TileDesc& dst, const T
 {
     run_instruction<DTypeOk>(dtype_code, dst, {{src, "src"}},
                              [&]<typename T>() { ScalarKernel<Op, T>::run(dst, src, scalar, side); });
+}
+
+// Three operands, each a tile, a scalar or dst's old value (ternary_kernel.hpp).
+template <typename Op, DTypeRule DTypeOk>
+void run_ternary_instruction(const char* dtype_code, const TileDesc& dst, std::initializer_list<NamedTile> tiles,
+                             const Operand& a, const Operand& b, const Operand& c)
+{
+    const bool reads_dst = a.kind() == Operand::Kind::Destination || b.kind() == Operand::Kind::Destination ||
+                           c.kind() == Operand::Kind::Destination;
+    run_instruction<DTypeOk>(dtype_code, dst, tiles, [&]<typename T>() { TernaryKernel<Op, T>::run(dst, a, b, c); },
+                             reads_dst ? ReadsDst::Yes : ReadsDst::No);
 }
 
 // The device computes the DEFAULT algorithm where HIGH_PRECISION is not implemented (a2a3); so does the

@@ -28,6 +28,8 @@ enum class ScalarSide : uint8_t { Right, Left };
 //   Binary*    entry(dst, src0, src1)
 //   Scalar*    entry(dst, src, scalar, side)   (scalar: its bits in the element type, see ScalarBits)
 //   Math       entry(dst, src)                 Pow entry(dst, base, exp)   PowScalar entry(dst, base, exp, side)
+//   Ternary3   entry(dst, src0, src1, src2)    TernaryScalar entry(dst, src0, scalar, src1)
+//   DstProduct, DstScaled  entry(dst, src0, src1)   Axpy entry(dst, src0, scalar)   Expand entry(dst, scalar)
 // with a trailing precision argument for the Precise rows. Tmp tiles are not passed: no kernel needs one.
 // The semantics of each operation are at its functor (src/engine/elementwise/operations.hpp) and in the
 // README.
@@ -44,6 +46,12 @@ enum class ScalarSide : uint8_t { Right, Left };
     const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide side = ScalarSide::Right
 #define PTO_DETAIL_OPERANDS_ScalarTmp PTO_DETAIL_OPERANDS_Scalar
 #define PTO_DETAIL_OPERANDS_ScalarBothSides PTO_DETAIL_OPERANDS_Scalar
+#define PTO_DETAIL_OPERANDS_Ternary3 const TileDesc &dst, const TileDesc &src0, const TileDesc &src1, const TileDesc &src2
+#define PTO_DETAIL_OPERANDS_TernaryScalar const TileDesc &dst, const TileDesc &src0, ScalarBits scalar, const TileDesc &src1
+#define PTO_DETAIL_OPERANDS_DstProduct PTO_DETAIL_OPERANDS_Binary
+#define PTO_DETAIL_OPERANDS_DstScaled PTO_DETAIL_OPERANDS_Binary
+#define PTO_DETAIL_OPERANDS_Axpy const TileDesc &dst, const TileDesc &src0, ScalarBits scalar
+#define PTO_DETAIL_OPERANDS_Expand const TileDesc &dst, ScalarBits scalar
 #define PTO_DETAIL_OPERANDS_Math PTO_DETAIL_OPERANDS_Unary
 #define PTO_DETAIL_OPERANDS_Pow PTO_DETAIL_OPERANDS_Binary
 #define PTO_DETAIL_OPERANDS_PowScalar PTO_DETAIL_OPERANDS_Scalar
@@ -63,6 +71,12 @@ enum class ScalarSide : uint8_t { Right, Left };
 #undef PTO_DETAIL_OPERANDS_ScalarTmp
 #undef PTO_DETAIL_OPERANDS_ScalarBothSides
 #undef PTO_DETAIL_OPERANDS_Math
+#undef PTO_DETAIL_OPERANDS_Ternary3
+#undef PTO_DETAIL_OPERANDS_TernaryScalar
+#undef PTO_DETAIL_OPERANDS_DstProduct
+#undef PTO_DETAIL_OPERANDS_DstScaled
+#undef PTO_DETAIL_OPERANDS_Axpy
+#undef PTO_DETAIL_OPERANDS_Expand
 #undef PTO_DETAIL_OPERANDS_Pow
 #undef PTO_DETAIL_OPERANDS_PowScalar
 

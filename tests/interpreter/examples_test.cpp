@@ -19,6 +19,25 @@ void expect_vector_add(const std::string& path, std::size_t n, uint32_t seed)
 
 TEST(Examples, VectorAdd) { expect_vector_add(example_path("vector_add.pto"), 64, 1); }
 
+TEST(Examples, GeluMatchesTheDoublePrecisionReference)
+{
+    // The same formula and constants as the C++ example (examples/gelu/gelu_kernel.hpp).
+    const ParseResult parsed = parse_ok(read_text(example_path("gelu.pto")), "gelu.pto");
+    const std::size_t n = 48;
+    auto x = random_vector<float>(n * 256, 31);
+    for (float& v : x) v *= 30.0f;  // well past both saturations of the sigmoid
+    x[0] = 0.0f;
+    x[1] = -88.0f;
+    std::vector<float> y(n * 256, 0.0f);
+    const RunResult r = run(parsed.module, {array_arg("x", x), array_arg("y", y), scalar_arg("n", double(n))}, checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        const double v = x[i];
+        const double want = v / (1.0 + std::exp(std::min(-1.5957691216057308 * (v + 0.044715 * v * v * v), 80.0)));
+        ASSERT_NEAR(y[i], want, 2e-5 * std::max(std::abs(want), 1e-3)) << "x = " << v << " at " << i;
+    }
+}
+
 TEST(Examples, EmbeddingLookupWithMgather)
 {
     const ParseResult parsed = parse_ok(read_text(example_path("embedding.pto")), "embedding.pto");

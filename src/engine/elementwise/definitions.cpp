@@ -9,7 +9,6 @@
 #include "engine/elementwise/instruction.hpp"
 #include "engine/elementwise/operations.hpp"
 
-#include <optional>
 
 namespace pto::engine {
 
@@ -76,12 +75,14 @@ template <bool (*DTypeOk)(const profile::Profile&, DType)>
 void check_operands(const char* code, std::span<const Form> forms, const profile::Profile& p, const Call& c, LegalitySink& sink)
 {
     const auto specs = forms[c.form].sources;
-    std::optional<NamedTile> tiles[3];
-    std::size_t count = 0;
+    std::size_t index[3] = {}, count = 0;
     for (std::size_t i = 0; i < c.sources.size() && count < 3; ++i)
-        if (c.sources[i].tile && std::string_view(specs[i].name) != "tmp") tiles[count++].emplace(c.src(i), specs[i].name);
-    const NamedTile named[] = {tiles[0].value_or(NamedTile{c.dst(), "dst"}), tiles[1].value_or(NamedTile{c.dst(), "dst"}),
-                               tiles[2].value_or(NamedTile{c.dst(), "dst"})};
+        if (c.sources[i].tile && std::string_view(specs[i].name) != "tmp") index[count++] = i;
+    // Slots past `count` are not read: check_elementwise_operands sees the first `count`.
+    auto named_source = [&](std::size_t k) {
+        return k < count ? NamedTile{c.src(index[k]), specs[index[k]].name} : NamedTile{c.dst(), "dst"};
+    };
+    const NamedTile named[] = {named_source(0), named_source(1), named_source(2)};
     check_elementwise_operands(p, {code, DTypeOk}, c.dst(), std::span(named, count), sink);
 }
 

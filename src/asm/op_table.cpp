@@ -15,7 +15,6 @@ namespace {
 using K = OperandKind;
 
 constexpr std::array<K, 1> kTile{K::Tile};
-constexpr std::array<K, 1> kView{K::View};
 constexpr std::array<K, 1> kScalar{K::Scalar};
 constexpr std::array<K, 1> kAny{K::Any};
 constexpr std::array<K, 2> kTileScalar{K::Tile, K::Scalar};

@@ -2,6 +2,7 @@
 // against plain reference loops.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "asm/op_table.hpp"
@@ -198,6 +199,36 @@ TEST(Instructions, OpTableCoversTheEngineTable)
         ASSERT_NE(info, nullptr) << op;
         ASSERT_NE(info->instruction, nullptr) << op;
         EXPECT_EQ(info->instruction->mnemonic, n);
+    }
+}
+
+TEST(Instructions, ThreeOperandAndFusedForms)
+{
+    // The kinds that read dst or take a scalar between two tiles, each in DPS form, against the formula.
+    const std::string s = "  %s = arith.constant 0.5 : f32\n";
+    const std::vector<std::pair<std::string, std::function<float(float, float, float)>>> cases = {
+        {"  pto.taddc ins(%ta, %tb, %ta : " + kT + ", " + kT + ", " + kT + ") outs(%tc : " + kT + ")",
+         [](float a, float b, float) { return (a + b) + a; }},
+        {"  pto.tsubsc ins(%ta, %s, %tb : " + kT + ", f32, " + kT + ") outs(%tc : " + kT + ")",
+         [](float a, float b, float) { return (a - 0.5f) + b; }},
+        {"  pto.tmuladddst ins(%ta, %tb : " + kT + ", " + kT + ") outs(%tc : " + kT + ")",
+         [](float a, float b, float c) { return a * b + c; }},
+        {"  pto.tfusedmuladd ins(%ta, %tb : " + kT + ", " + kT + ") outs(%tc : " + kT + ")",
+         [](float a, float b, float c) { return a * c + b; }},
+        {"  pto.taxpy ins(%ta, %s : " + kT + ", f32) outs(%tc : " + kT + ")",
+         [](float a, float, float c) { return a * 0.5f + c; }},
+        {"  pto.texpands ins(%s : f32) outs(%tc : " + kT + ")", [](float, float, float) { return 0.5f; }},
+    };
+    for (const auto& [body, formula] : cases) {
+        SCOPED_TRACE(body);
+        // %tc starts as a copy of %tb, so the instructions that read dst read known values.
+        const ParseResult parsed = parse_ok(kernel("f32", s + "  %tc = pto.alloc_tile : " + kT + "\n  pto.tmov ins(%tb : " + kT +
+                                                               ") outs(%tc : " + kT + ")\n" + body));
+        auto a = random_vector<float>(256, 71), b = random_vector<float>(256, 72);
+        std::vector<float> out(256, 0.0f);
+        const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", out)}, checked_run());
+        ASSERT_TRUE(r.ok()) << format_all(r);
+        for (std::size_t i = 0; i < 256; ++i) ASSERT_EQ(out[i], formula(a[i], b[i], b[i])) << i;
     }
 }
 

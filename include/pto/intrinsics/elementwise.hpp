@@ -151,6 +151,41 @@ PTO_INST RecordEvent TOR(TileData& dst, TileData& src0, TileData& src1, WaitEven
     return TOR<TileData, TileData, TileData>(dst, src0, src1, events...);
 }
 
+// TADDRELUCONV / TSUBRELUCONV(dst, src0, src1): relu(src0 +- src1) converted to dst's element type.
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+PTO_INST RecordEvent TADDRELUCONV(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events)
+{
+    static_assert(rules::relu_conversion_pair_ok(detail::element_dtype_of<TileDataDst>, detail::element_dtype_of<TileDataSrc0>) &&
+                      detail::element_dtype_of<TileDataSrc0> == detail::element_dtype_of<TileDataSrc1>,
+                  "LEGAL_TADDRELUCONV_DTYPE: TADDRELUCONV converts f32 -> f16, f16 -> i8 or i16 -> i8");
+    WaitAllEvents(events...);
+    engine::taddreluconv(dst.desc(), src0.desc(), src1.desc());
+    return {};
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+PTO_INST RecordEvent TSUBRELUCONV(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events)
+{
+    static_assert(rules::relu_conversion_pair_ok(detail::element_dtype_of<TileDataDst>, detail::element_dtype_of<TileDataSrc0>) &&
+                      detail::element_dtype_of<TileDataSrc0> == detail::element_dtype_of<TileDataSrc1>,
+                  "LEGAL_TSUBRELUCONV_DTYPE: TSUBRELUCONV converts f32 -> f16, f16 -> i8 or i16 -> i8");
+    WaitAllEvents(events...);
+    engine::tsubreluconv(dst.desc(), src0.desc(), src1.desc());
+    return {};
+}
+
+// TADDDEQRELU(dst, src0, src1, deqScale, tmp): relu(half(deqScale * (src0 + src1))) from int32 tiles.
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TADDDEQRELU(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, float deqScale,
+                                 TileDataTmp& /*tmp*/, WaitEvents&... events)
+{
+    static_assert(rules::tadddeqrelu_dtype_ok(detail::element_dtype_of<TileDataDst>, detail::element_dtype_of<TileDataSrc0>,
+                                              detail::element_dtype_of<TileDataSrc1>),
+                  "LEGAL_TADDDEQRELU_DTYPE: TADDDEQRELU turns two int32_t tiles into half");
+    WaitAllEvents(events...);
+    engine::tadddeqrelu(dst.desc(), src0.desc(), src1.desc(), deqScale);
+    return {};
+}
+
 // TRSQRT<PrecisionType>(dst, src, tmp): the form with a tmp tile, which is not touched.
 template <auto PrecisionType = RsqrtAlgorithm::DEFAULT, typename TileDataDst, typename TileDataSrc, typename TileDataTmp,
           typename... WaitEvents, std::enable_if_t<is_tile_data_v<TileDataTmp> && all_events_v<WaitEvents...>, int> = 0>

@@ -69,6 +69,20 @@ using enum engine::DType;
 #undef PTO_ELEMENTWISE
 #undef PTO_ISA_DTYPES
 
+// Rules LEGAL_TADDRELUCONV_DTYPE and LEGAL_TSUBRELUCONV_DTYPE: relu(src0 +- src1) converted, from one
+// source type to the documented destination (every target).
+constexpr bool relu_conversion_pair_ok(engine::DType dst, engine::DType src)
+{
+    using enum engine::DType;
+    return (src == F32 && dst == F16) || (src == F16 && dst == I8) || (src == I16 && dst == I8);
+}
+
+// Rule LEGAL_TADDDEQRELU_DTYPE: two int32 sources, an f16 result (every target).
+constexpr bool tadddeqrelu_dtype_ok(engine::DType dst, engine::DType src0, engine::DType src1)
+{
+    return dst == engine::DType::F16 && src0 == engine::DType::I32 && src1 == engine::DType::I32;
+}
+
 // Rule LEGAL_ELEMWISE_DTYPE: every operand has the destination's element type.
 constexpr bool elementwise_same_dtype(engine::DType dst, engine::DType src) { return dst == src; }
 

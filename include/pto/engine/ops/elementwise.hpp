@@ -80,4 +80,13 @@ enum class ScalarSide : uint8_t { Right, Left };
 #undef PTO_DETAIL_OPERANDS_Pow
 #undef PTO_DETAIL_OPERANDS_PowScalar
 
+// The instructions whose result type differs from their sources' (src/engine/elementwise/converting.cpp):
+// TADDRELUCONV / TSUBRELUCONV: dst = convert(relu(src0 +- src1)) for f32 -> f16, f16 -> i8 and i16 -> i8,
+// the sum in the source's arithmetic (f32 rounded in float, f16 exact in float, i16 exact), converted
+// once to nearest even, saturating. TADDDEQRELU: dst(f16) = relu(half(scale * float(src0 + src1))) from
+// int32 sources, the sum wrapping.
+void taddreluconv(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1);
+void tsubreluconv(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1);
+void tadddeqrelu(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, float scale);
+
 }  // namespace pto::engine

@@ -631,7 +631,8 @@ HWY_INLINE void vector_lines(Lines<typename Format<T>::Storage> d,
         const S* in[] = {sources[K].line(i)...};
         int64_t j = 0;
         for (; j + step <= shape.length; j += step) {
-            const auto result = Form::template apply<Op>(tag, (K == kScalar ? held_scalar : Form::load(tag, in[K] + j))...);
+            const auto result =
+                Form::template apply<Op>(tag, (K == kScalar ? held_scalar : Form::load(tag, in[K] + j))...);
             prefetch_ahead(out + j);
             Form::store(tag, result, out + j);
         }

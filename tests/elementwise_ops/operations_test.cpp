@@ -378,8 +378,7 @@ uint16_t element_path(S... x)
     return F::narrow(Op::template apply<float>(F::widen(x)...));
 }
 
-// `got` is the element path's `want`, or, both being NaNs, operand x's NaN made quiet where the operation
-// had two NaN operands.
+// `got` is the element path's `want` or, for an arithmetic operation on two NaNs, either one made quiet.
 template <typename Op, typename T>
 bool same_bits(uint16_t want, uint16_t got, uint16_t x, uint16_t y)
 {
@@ -387,7 +386,8 @@ bool same_bits(uint16_t want, uint16_t got, uint16_t x, uint16_t y)
     if (want == got) return true;
     const bool arithmetic = !std::is_same_v<Op, ew::Max> && !std::is_same_v<Op, ew::Min>;
     const bool two_nans = std::isnan(F::widen(x)) && std::isnan(F::widen(y));
-    return arithmetic && two_nans && std::isnan(F::widen(want)) && (got == F::narrow(F::widen(x)) || got == F::narrow(F::widen(y)));
+    const bool quiet_operand = got == F::narrow(F::widen(x)) || got == F::narrow(F::widen(y));
+    return arithmetic && two_nans && std::isnan(F::widen(want)) && quiet_operand;
 }
 
 template <typename Op, typename T>

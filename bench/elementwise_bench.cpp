@@ -9,9 +9,10 @@
 // Below 1 means ptosim is faster than the yardstick.
 //
 // BM_Kernel: the kernels themselves (engine/elementwise), called on tile descriptors over host buffers,
-// for tile-tile (add, max, and, shl) and tile-scalar (adds, muls, maxs) operations of float, half,
-// bfloat16, int32 and int16, each against memcpy of as many bytes as the operation reads and writes
-// (three tiles, or two for tile-scalar), timed in the same run in CPU time of the thread:
+// for every binary tile-tile operation (add sub mul div max min and or xor shl shr) and its tile-scalar
+// form (adds ... shrs) of float, half, bfloat16, int32 and int16, wherever the operation is defined for
+// the type, each against memcpy of as many bytes as the operation reads and writes (three tiles, or two
+// for tile-scalar), timed in the same run in CPU time of the thread:
 //   ratio_vs_memcpy  kernel time / memcpy time
 #include <pto/pto-inst.hpp>
 
@@ -159,18 +160,30 @@ void BM_Kernel_TileScalar(benchmark::State& state)
     });
 }
 
+template <typename Op, typename T>
+void register_op(const std::string& name, const std::string& type)
+{
+    using C = typename ew::Format<T>::Compute;
+    if constexpr (requires(C c) { Op::template apply<C>(c, c); }) {
+        benchmark::RegisterBenchmark((name + "/" + type).c_str(), BM_Kernel_TileTile<Op, T>);
+        benchmark::RegisterBenchmark((name + "s/" + type).c_str(), BM_Kernel_TileScalar<Op, T>);
+    }
+}
+
 template <typename T>
 void register_type(const std::string& type)
 {
-    benchmark::RegisterBenchmark(("add/" + type).c_str(), BM_Kernel_TileTile<ew::Add, T>);
-    benchmark::RegisterBenchmark(("max/" + type).c_str(), BM_Kernel_TileTile<ew::Max, T>);
-    if constexpr (std::is_integral_v<T>) {
-        benchmark::RegisterBenchmark(("and/" + type).c_str(), BM_Kernel_TileTile<ew::And, T>);
-        benchmark::RegisterBenchmark(("shl/" + type).c_str(), BM_Kernel_TileTile<ew::Shl, T>);
-    }
-    benchmark::RegisterBenchmark(("adds/" + type).c_str(), BM_Kernel_TileScalar<ew::Add, T>);
-    benchmark::RegisterBenchmark(("muls/" + type).c_str(), BM_Kernel_TileScalar<ew::Mul, T>);
-    benchmark::RegisterBenchmark(("maxs/" + type).c_str(), BM_Kernel_TileScalar<ew::Max, T>);
+    register_op<ew::Add, T>("add", type);
+    register_op<ew::Sub, T>("sub", type);
+    register_op<ew::Mul, T>("mul", type);
+    register_op<ew::Div, T>("div", type);
+    register_op<ew::Max, T>("max", type);
+    register_op<ew::Min, T>("min", type);
+    register_op<ew::And, T>("and", type);
+    register_op<ew::Or, T>("or", type);
+    register_op<ew::Xor, T>("xor", type);
+    register_op<ew::Shl, T>("shl", type);
+    register_op<ew::Shr, T>("shr", type);
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 // Every element-wise operation functor through its kernel (unary, tile-tile, tile-scalar in both operand
 // orders, three operands with dst as an input), for every element type it is defined for, against a
 // reference written from the decided semantics: double-precision steps each rounded to float, then one
-// rounding to half / bfloat16 by table search; 128-bit integers. Random shapes, partial valid regions,
-// every layout (row- and column-major lines take the vector loops, boxed layouts the element path, and
-// both must give the reference bits), in-place operation, special values, integer edge cases, and every
-// SIMD target this CPU runs.
+// rounding to half / bfloat16 by table search; 128-bit integers. Random shapes, whole and partial valid
+// regions, every layout (row- and column-major lines take the vector loops, boxed layouts the element
+// path, and both must give the reference bits), in-place operation, special values, integer edge cases,
+// and every SIMD target this CPU runs.
 #include "elementwise/support.hpp"
 
 #include <hwy/targets.h>
@@ -293,7 +293,12 @@ void check_op(const std::vector<Form>& forms, std::mt19937& rng, const std::stri
 {
     for (int round = 0; round < 3; ++round) {
         for (Layout2 layout : kLayouts) {
-            const Shape shape = random_shape<T>(rng, layout);
+            Shape shape = random_shape<T>(rng, layout);
+            if (round == 0) {
+                // The whole tile valid: unboxed lines then run joined into one.
+                shape.valid_rows = shape.rows;
+                shape.valid_cols = shape.cols;
+            }
             for (Form form : forms) {
                 check_form<Op, T>(form, shape, rng,
                                   name + " " + std::string(pto::engine::dtype_name(Elem<T>::dtype)) + " " +
@@ -347,6 +352,99 @@ void check_every_operation(std::mt19937& rng)
     check_types<ew::MulAddRelu>(FloatTypes{}, kTernaryForms, rng, "MulAddRelu");
 }
 
+// --- 16-bit float bits, NaNs included ----------------------------------------------------------------
+// The reference above compares only NaN-ness for half and bfloat16. Here the vector loops must give the
+// very bits of the element path (numeric.hpp's conversions) for every pair of special values, a
+// tile-tile line and each scalar on either side: a NaN result quiet, with the sign and leading payload of
+// the NaN operand. Which of two NaN operands an arithmetic operation passes on is the hardware's choice
+// (and the compiler's, free to swap the operands of +), so there either one will do.
+
+template <typename T>
+std::vector<uint16_t> sixteen_bit_specials()
+{
+    if constexpr (std::is_same_v<T, half>) {
+        return {0x7e00, 0xfe01, 0x7c01, 0xfd55, 0x7c00, 0xfc00, 0x0000, 0x8000,
+                0x0001, 0x83ff, 0x7bff, 0xfbff, 0x3c00, 0xbc01, 0x4248, 0x1400};
+    } else {
+        return {0x7fc0, 0xffc1, 0x7f81, 0xff95, 0x7f80, 0xff80, 0x0000, 0x8000,
+                0x0001, 0x807f, 0x7f7f, 0xff7f, 0x3f80, 0xbf81, 0x4049, 0x0080};
+    }
+}
+
+template <typename Op, typename T, typename... S>
+uint16_t element_path(S... x)
+{
+    using F = ew::Format<T>;
+    return F::narrow(Op::template apply<float>(F::widen(x)...));
+}
+
+// `got` is the element path's `want` or, for an arithmetic operation on two NaNs, either one made quiet.
+template <typename Op, typename T>
+bool same_bits(uint16_t want, uint16_t got, uint16_t x, uint16_t y)
+{
+    using F = ew::Format<T>;
+    if (want == got) return true;
+    const bool arithmetic = !std::is_same_v<Op, ew::Max> && !std::is_same_v<Op, ew::Min>;
+    const bool two_nans = std::isnan(F::widen(x)) && std::isnan(F::widen(y));
+    const bool quiet_operand = got == F::narrow(F::widen(x)) || got == F::narrow(F::widen(y));
+    return arithmetic && two_nans && std::isnan(F::widen(want)) && quiet_operand;
+}
+
+template <typename Op, typename T>
+void check_sixteen_bit_nans(std::mt19937& rng, const std::string& name)
+{
+    const std::vector<uint16_t> specials = sixteen_bit_specials<T>();
+    const int n = int(specials.size());
+    HostTile<T> dst(1, n * n, 1, n * n, kRowMajor, rng), a(1, n * n, 1, n * n, kRowMajor, rng),
+        b(1, n * n, 1, n * n, kRowMajor, rng);
+    for (int i = 0; i < n * n; ++i) {
+        a.storage()[i] = specials[i / n];
+        b.storage()[i] = specials[i % n];
+    }
+    // Checks dst against Op on the operands operands_at(i) gives for element i.
+    auto expect = [&](const std::string& form, auto operands_at) {
+        for (int i = 0; i < n * n; ++i) {
+            const auto [x, y] = operands_at(i);
+            const uint16_t got = dst.storage()[i];
+            uint16_t want;
+            if constexpr (requires(float v) { Op::apply(v); }) want = element_path<Op, T>(x);
+            else want = element_path<Op, T>(x, y);
+            ASSERT_TRUE((same_bits<Op, T>(want, got, x, y)))
+                << name << " " << form << " of " << x << ", " << y << " is " << got << ", expected " << want;
+        }
+    };
+    if constexpr (requires(float v) { Op::apply(v); }) {
+        ew::UnaryKernel<Op, T>::run(dst.desc(), a.desc());
+        expect("unary", [&](int i) { return std::pair{a.storage()[i], a.storage()[i]}; });
+    } else {
+        ew::BinaryKernel<Op, T>::run(dst.desc(), a.desc(), b.desc());
+        expect("tile-tile", [&](int i) { return std::pair{a.storage()[i], b.storage()[i]}; });
+        for (const uint16_t scalar : specials) {
+            ew::ScalarKernel<Op, T>::run(dst.desc(), a.desc(), scalar, ew::ScalarSide::Right);
+            expect("scalar right", [&](int i) { return std::pair{a.storage()[i], scalar}; });
+            ew::ScalarKernel<Op, T>::run(dst.desc(), a.desc(), scalar, ew::ScalarSide::Left);
+            expect("scalar left", [&](int i) { return std::pair{scalar, a.storage()[i]}; });
+        }
+    }
+}
+
+template <typename T>
+void check_sixteen_bit_nans_of(std::mt19937& rng)
+{
+    check_sixteen_bit_nans<ew::Add, T>(rng, "Add");
+    check_sixteen_bit_nans<ew::Sub, T>(rng, "Sub");
+    check_sixteen_bit_nans<ew::Mul, T>(rng, "Mul");
+    check_sixteen_bit_nans<ew::Div, T>(rng, "Div");
+    check_sixteen_bit_nans<ew::Max, T>(rng, "Max");
+    check_sixteen_bit_nans<ew::Min, T>(rng, "Min");
+    check_sixteen_bit_nans<ew::Prelu, T>(rng, "Prelu");
+    check_sixteen_bit_nans<ew::SubRelu, T>(rng, "SubRelu");
+    check_sixteen_bit_nans<ew::Expand, T>(rng, "Expand");
+    check_sixteen_bit_nans<ew::Abs, T>(rng, "Abs");
+    check_sixteen_bit_nans<ew::Neg, T>(rng, "Neg");
+    check_sixteen_bit_nans<ew::Relu, T>(rng, "Relu");
+}
+
 }  // namespace
 
 TEST(ElementwiseOperations, EveryOperationAndTypeMatchesTheReference)
@@ -366,6 +464,19 @@ TEST(ElementwiseOperations, EverySimdTargetMatchesTheReference)
         hwy::SetSupportedTargetsForTest(target);
         SCOPED_TRACE(hwy::TargetName(target));
         check_every_operation(rng);
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(ElementwiseOperations, HalfAndBfloat16VectorLoopsGiveTheElementPathBitsNaNsIncluded)
+{
+    const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    std::mt19937 rng(11);
+    for (int64_t target : targets) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        check_sixteen_bit_nans_of<half>(rng);
+        check_sixteen_bit_nans_of<bfloat16_t>(rng);
     }
     hwy::SetSupportedTargetsForTest(0);
 }

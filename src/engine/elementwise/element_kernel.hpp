@@ -3,8 +3,8 @@
 // scalar. The unary, binary, tile-scalar and three-operand kernels are its N = 1, 2, 3 forms.
 //
 // Unboxed operands sharing dst's major order run the contiguous lines of line_kernels.hpp (a scalar is
-// a line of stride 0 filled with it); boxed or mixed layouts go element by element through each
-// layout's storage offset. Any aliasing between dst and a source tile is safe (binary_operands.hpp).
+// held once, Lines::broadcast); boxed or mixed layouts go element by element through each layout's
+// storage offset. Any aliasing between dst and a source tile is safe (binary_operands.hpp).
 // Included by the .cpp that instantiates it: no kernel lives in a public header.
 #pragma once
 
@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <span>
 #include <utility>
-#include <vector>
 
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/line_kernels.hpp"
@@ -89,7 +88,7 @@ struct ElementKernel {
                                               : LineShape{dst.valid_cols, dst.valid_rows};
             std::array<Lines<const S>, N> lines;
             for (std::size_t k = 0; k < N; ++k) {
-                lines[k] = operands[k].kind() == Operand::Kind::Scalar ? broadcast_line(k, scalars[k], shape.length)
+                lines[k] = operands[k].kind() == Operand::Kind::Scalar ? Lines<const S>::broadcast(&scalars[k])
                                                                        : lines_of<const S>(sources[k]);
             }
             run_lines_of(lines_of<S>(dst), lines, shape, std::make_index_sequence<N>());
@@ -128,15 +127,6 @@ private:
         return {reinterpret_cast<P*>(t.data), t.blayout == BLayout::RowMajor ? t.cols : t.rows};
     }
 
-    // Operand k's scalar repeated along one line, in a per-thread buffer grown once, never per call.
-    static Lines<const S> broadcast_line(std::size_t k, S value, int64_t length)
-    {
-        thread_local std::array<std::vector<S>, N> buffers;
-        std::vector<S>& line = buffers[k];
-        line.assign(static_cast<std::size_t>(length), value);
-        return {line.data(), 0};
-    }
-
     template <std::size_t... K>
     static void run_lines_of(Lines<S> d, const std::array<Lines<const S>, N>& sources, LineShape shape,
                              std::index_sequence<K...>)
@@ -146,8 +136,7 @@ private:
         } else {
             for (int64_t i = 0; i < shape.count; ++i) {
                 S* out = d.line(i);
-                const S* in[] = {sources[K].line(i)...};
-                for (int64_t j = 0; j < shape.length; ++j) out[j] = element(in[K][j]...);
+                for (int64_t j = 0; j < shape.length; ++j) out[j] = element(sources[K].at(i, j)...);
             }
         }
     }

@@ -5,11 +5,14 @@
 #define HWY_TARGET_INCLUDE "engine/elementwise/line_kernels.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <pto/common/numeric.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -26,41 +29,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 using ::pto::engine::HWY_NAMESPACE::BfloatBits;
 using ::pto::engine::HWY_NAMESPACE::HalfBits;
 
-// How whole vectors of T are loaded into and stored from the compute type's lanes: float and the
-// integers as they are, half and bfloat16 through their bit codecs (engine/simd/float16_bits-inl.hpp).
-template <typename T>
-struct VectorCodec {
-    template <class D>
-    static hn::Vec<D> load(D d, const T* p)
-    {
-        return hn::LoadU(d, p);
-    }
-    template <class D>
-    static void store(D d, hn::Vec<D> v, T* p)
-    {
-        hn::StoreU(v, d, p);
-    }
-};
-
-template <typename Bits>
-struct Float16Codec {
-    template <class D>
-    static hn::Vec<D> load(D d, const uint16_t* p)
-    {
-        return Bits::widen(d, hn::LoadU(hn::Rebind<uint16_t, D>(), p));
-    }
-    template <class D>
-    static void store(D d, hn::Vec<D> v, uint16_t* p)
-    {
-        const hn::Rebind<uint16_t, D> d16;
-        hn::StoreU(Bits::narrow(d, d16, v), d16, p);
-    }
-};
-template <>
-struct VectorCodec<half> : Float16Codec<HalfBits> {};
-template <>
-struct VectorCodec<bfloat16_t> : Float16Codec<BfloatBits> {};
-
 // --- the vector form of each operation, on the compute type's lanes --------------------------------
 // `kFor<T>` says for which element types it exists; the others run the functor element by element.
 
@@ -76,6 +44,27 @@ struct Vector {
     template <typename T>
     static constexpr bool kFor = false;
 };
+
+// The operations that only choose an operand or change its sign (max, min, relu, abs, neg, expand) also
+// have a form on the bit patterns of half and bfloat16, `on_bits<Bits>`, over int16_t lanes: no widening
+// and no rounding, only the NaN they give made quiet, as the rounding to 16 bits would.
+
+template <class Bits, class D>
+hn::Vec<D> quiet(D d, hn::Vec<D> bits)
+{
+    const auto is_nan = hn::Gt(hn::And(bits, hn::Set(d, 0x7fff)), hn::Set(d, Bits::kInfinity));
+    return hn::IfThenElse(is_nan, hn::Or(bits, hn::Set(d, Bits::kQuiet)), bits);
+}
+
+// 16-bit float patterns as signed integers in the order of their values (-0 just below +0), with every
+// NaN at `nan_rank`.
+template <class Bits, class D>
+hn::Vec<D> value_rank(D d, hn::Vec<D> bits, int16_t nan_rank)
+{
+    const auto is_nan = hn::Gt(hn::And(bits, hn::Set(d, 0x7fff)), hn::Set(d, Bits::kInfinity));
+    const auto rank = hn::Xor(bits, hn::And(hn::ShiftRight<15>(bits), hn::Set(d, 0x7fff)));
+    return hn::IfThenElse(is_nan, hn::Set(d, nan_rank), rank);
+}
 
 template <>
 struct Vector<Add> {
@@ -139,6 +128,14 @@ struct Vector<Max> {
             return hn::Max(a, b);
         }
     }
+    // A NaN ranks below every number; on a tie (one value, or two NaNs) b, as maximum_number.
+    template <class Bits, class D, class V>
+    static V on_bits(D d, V a, V b)
+    {
+        constexpr int16_t kLowest = std::numeric_limits<int16_t>::min();
+        const auto larger_a = hn::Lt(value_rank<Bits>(d, b, kLowest), value_rank<Bits>(d, a, kLowest));
+        return quiet<Bits>(d, hn::IfThenElse(larger_a, a, b));
+    }
 };
 
 template <>
@@ -155,6 +152,13 @@ struct Vector<Min> {
         } else {
             return hn::Min(a, b);
         }
+    }
+    template <class Bits, class D, class V>
+    static V on_bits(D d, V a, V b)
+    {
+        constexpr int16_t kHighest = std::numeric_limits<int16_t>::max();
+        const auto smaller_a = hn::Gt(value_rank<Bits>(d, b, kHighest), value_rank<Bits>(d, a, kHighest));
+        return quiet<Bits>(d, hn::IfThenElse(smaller_a, a, b));
     }
 };
 
@@ -252,6 +256,11 @@ struct Vector<Relu> {
     {
         return Vector<Max>::apply(d, a, hn::Zero(d));
     }
+    template <class Bits, class D, class V>
+    static V on_bits(D d, V a)
+    {
+        return Vector<Max>::on_bits<Bits>(d, a, hn::Zero(d));
+    }
 };
 
 template <>
@@ -274,6 +283,11 @@ struct Vector<Expand> {
     {
         return scalar;
     }
+    template <class Bits, class D, class V>
+    static V on_bits(D d, V /*ignored*/, V scalar)
+    {
+        return quiet<Bits>(d, scalar);
+    }
 };
 
 template <>
@@ -284,6 +298,11 @@ struct Vector<Abs> {
     static V apply(D, V a)
     {
         return hn::Abs(a);  // integer lanes wrap: |INT_MIN| is INT_MIN, as Abs decides
+    }
+    template <class Bits, class D, class V>
+    static V on_bits(D d, V a)
+    {
+        return quiet<Bits>(d, hn::And(a, hn::Set(d, 0x7fff)));
     }
 };
 
@@ -296,6 +315,11 @@ struct Vector<Neg> {
     {
         if constexpr (hwy::IsFloat<hn::TFromD<D>>()) return hn::Neg(a);
         else return hn::Sub(hn::Zero(d), a);
+    }
+    template <class Bits, class D, class V>
+    static V on_bits(D d, V a)
+    {
+        return quiet<Bits>(d, hn::Xor(a, hn::Set(d, std::numeric_limits<int16_t>::min())));
     }
 };
 
@@ -355,6 +379,139 @@ struct Vector<MulAddRelu> {
     }
 };
 
+// --- how the loops hold a step of stored elements in registers ----------------------------------------
+// A form has a tag D of the lanes the operation computes in, and
+//   step(d)                  how many stored elements one step holds
+//   load(d, p), splat(d, s)  a step read from p, or a step of one stored element s, as a Held value
+//   store(d, held, p)        the step, rounded to storage, written to p
+//   apply<Op>(d, held...)    the operation's vector form on Held values
+
+// The forms holding a step in one vector of the compute type.
+template <class Tag>
+struct OneVector {
+    using D = Tag;
+    using Held = hn::Vec<D>;
+
+    static int64_t step(D d) { return static_cast<int64_t>(hn::Lanes(d)); }
+    template <typename Op, class... V>
+    static Held apply(D d, V... v)
+    {
+        return Vector<Op>::apply(d, v...);
+    }
+};
+
+// float and the integers, as stored.
+template <typename S>
+struct PlainForm : OneVector<hn::ScalableTag<S>> {
+    using D = hn::ScalableTag<S>;
+    static hn::Vec<D> load(D d, const S* p) { return hn::LoadU(d, p); }
+    static hn::Vec<D> splat(D d, S value) { return hn::Set(d, value); }
+    static void store(D d, hn::Vec<D> v, S* p) { hn::StoreU(v, d, p); }
+};
+
+// half widened a float vector at a time: F16C converts exactly that many in one instruction.
+struct HalfForm : OneVector<hn::ScalableTag<float>> {
+    static Held load(D d, const uint16_t* p) { return HalfBits::widen(d, hn::LoadU(hn::Rebind<uint16_t, D>(), p)); }
+    static Held splat(D d, uint16_t bits) { return hn::Set(d, HalfBits::scalar_widen(bits)); }
+    static void store(D d, Held v, uint16_t* p)
+    {
+        const hn::Rebind<uint16_t, D> d16;
+        hn::StoreU(HalfBits::narrow(d, d16, v), d16, p);
+    }
+};
+
+#if HWY_TARGET == HWY_SCALAR
+// One element per vector: nothing to split, the conversions of Format.
+struct BfloatForm : OneVector<hn::ScalableTag<float>> {
+    static int64_t step(D) { return 1; }
+    static Held load(D d, const uint16_t* p) { return splat(d, *p); }
+    static Held splat(D d, uint16_t bits) { return hn::Set(d, BfloatBits::scalar_widen(bits)); }
+    static void store(D, Held v, uint16_t* p) { *p = Format<bfloat16_t>::narrow(hn::GetLane(v)); }
+};
+#else
+// bfloat16 a whole vector of 16-bit elements at a time, as two float vectors: the elements in the low
+// halves of the 32-bit lanes (shifted up) and those in the high halves (in place). Lane order does not
+// matter to an element-wise operation, and the halves go back where they came from.
+struct BfloatForm {
+    using D = hn::ScalableTag<float>;
+    struct Held {
+        hn::Vec<D> low, high;
+    };
+
+    static int64_t step(D d) { return 2 * static_cast<int64_t>(hn::Lanes(d)); }
+    static Held load(D d, const uint16_t* p)
+    {
+        const hn::RebindToUnsigned<D> du;
+        const auto pairs = hn::BitCast(du, hn::LoadU(hn::Repartition<uint16_t, D>(), p));
+        return {hn::BitCast(d, hn::ShiftLeft<16>(pairs)), hn::BitCast(d, hn::And(pairs, hn::Set(du, 0xffff0000u)))};
+    }
+    static Held splat(D d, uint16_t bits)
+    {
+        const auto v = hn::Set(d, BfloatBits::scalar_widen(bits));
+        return {v, v};
+    }
+    static void store(D d, Held v, uint16_t* p)
+    {
+        const hn::RebindToUnsigned<D> du;
+        const hn::Repartition<uint16_t, D> d16;
+        const auto low = BfloatBits::round_to_high_half(d, v.low), high = BfloatBits::round_to_high_half(d, v.high);
+        const auto pairs = hn::Or(hn::ShiftRight<16>(low), hn::And(high, hn::Set(du, 0xffff0000u)));
+        hn::StoreU(hn::BitCast(d16, pairs), d16, p);
+    }
+    template <typename Op, class... H>
+    static Held apply(D d, H... h)
+    {
+        return {Vector<Op>::apply(d, h.low...), Vector<Op>::apply(d, h.high...)};
+    }
+};
+#endif
+
+// half or bfloat16 as stored, for the operations with a form on bit patterns.
+template <class Bits>
+struct BitsForm {
+    using D = hn::ScalableTag<int16_t>;
+    using Held = hn::Vec<D>;
+
+    static int64_t step(D d) { return static_cast<int64_t>(hn::Lanes(d)); }
+    static Held load(D d, const uint16_t* p) { return hn::BitCast(d, hn::LoadU(hn::RebindToUnsigned<D>(), p)); }
+    static Held splat(D d, uint16_t bits) { return hn::Set(d, static_cast<int16_t>(bits)); }
+    static void store(D, Held v, uint16_t* p)
+    {
+        const hn::RebindToUnsigned<D> du;
+        hn::StoreU(hn::BitCast(du, v), du, p);
+    }
+    template <typename Op, class... V>
+    static Held apply(D d, V... v)
+    {
+        return Vector<Op>::template on_bits<Bits>(d, v...);
+    }
+};
+
+// Whether Op has a form on 16-bit float bit patterns for N operands.
+template <typename Op, std::size_t N>
+constexpr bool has_bits_form()
+{
+    using D = hn::ScalableTag<int16_t>;
+    using V = hn::Vec<D>;
+    if constexpr (N == 1) return requires(D d, V v) { Vector<Op>::template on_bits<HalfBits>(d, v); };
+    else if constexpr (N == 2) return requires(D d, V v) { Vector<Op>::template on_bits<HalfBits>(d, v, v); };
+    else return requires(D d, V v) { Vector<Op>::template on_bits<HalfBits>(d, v, v, v); };
+}
+
+template <typename Op, typename T, std::size_t N>
+auto form_of()
+{
+    if constexpr (std::is_same_v<T, half>) {
+        if constexpr (has_bits_form<Op, N>()) return BitsForm<HalfBits>{};
+        else return HalfForm{};
+    } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+        if constexpr (has_bits_form<Op, N>()) return BitsForm<BfloatBits>{};
+        else return BfloatForm{};
+    } else {
+        return PlainForm<T>{};
+    }
+}
+
 // --- the loops --------------------------------------------------------------------------------------
 
 // One element exactly as the kernels compute it: widened, applied, rounded once.
@@ -365,25 +522,40 @@ HWY_INLINE typename Format<T>::Storage element(S... x)
     return F::narrow(Op::template apply<typename F::Compute>(F::widen(x)...));
 }
 
-// Whole vectors through the operation's vector form, the tail of each line through `element`. Every
-// source vector is loaded before the result is stored, so a destination line may be a source line.
-template <typename Op, typename T, std::size_t... K>
+// Asks for the destination's cache line 4 KiB ahead of a store: tiles live in L2, and without the line in
+// L1 beforehand each store waits for its read for ownership, which backs up the store buffer (and with
+// it every load whose address matches a pending store's low 12 bits).
+HWY_INLINE void prefetch_ahead(const void* store)
+{
+    constexpr uintptr_t kAhead = 4096;
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(store) + kAhead));
+}
+
+// Whole steps through the operation's vector form, the tail of each line through `element`. Source
+// kScalar (none when it is N) is the scalar, held in a register for the whole call. Every source step is
+// loaded before the result is stored, so a destination line may be a source line.
+template <typename Op, typename T, class Form, std::size_t kScalar, std::size_t... K>
 HWY_INLINE void vector_lines(Lines<typename Format<T>::Storage> d,
                              std::span<const Lines<const typename Format<T>::Storage>> sources, LineShape shape,
                              std::index_sequence<K...>)
 {
     using S = typename Format<T>::Storage;
-    using Codec = VectorCodec<T>;
-    const hn::ScalableTag<typename Format<T>::Compute> tag;
-    const int64_t lanes = static_cast<int64_t>(hn::Lanes(tag));
+    const typename Form::D tag;
+    const int64_t step = Form::step(tag);
+    S scalar{};
+    if constexpr (kScalar < sizeof...(K)) scalar = *sources[kScalar].data;
+    const auto held_scalar = Form::splat(tag, scalar);
     for (int64_t i = 0; i < shape.count; ++i) {
         S* out = d.line(i);
         const S* in[] = {sources[K].line(i)...};
         int64_t j = 0;
-        for (; j + lanes <= shape.length; j += lanes) {
-            Codec::store(tag, Vector<Op>::apply(tag, Codec::load(tag, in[K] + j)...), out + j);
+        for (; j + step <= shape.length; j += step) {
+            const auto result =
+                Form::template apply<Op>(tag, (K == kScalar ? held_scalar : Form::load(tag, in[K] + j))...);
+            prefetch_ahead(out + j);
+            Form::store(tag, result, out + j);
         }
-        for (; j < shape.length; ++j) out[j] = element<Op, T>(in[K][j]...);
+        for (; j < shape.length; ++j) out[j] = element<Op, T>((K == kScalar ? scalar : in[K][j])...);
     }
 }
 
@@ -392,12 +564,27 @@ HWY_INLINE void element_lines(Lines<typename Format<T>::Storage> d,
                               std::span<const Lines<const typename Format<T>::Storage>> sources, LineShape shape,
                               std::index_sequence<K...>)
 {
-    using S = typename Format<T>::Storage;
     for (int64_t i = 0; i < shape.count; ++i) {
-        S* out = d.line(i);
-        const S* in[] = {sources[K].line(i)...};
-        for (int64_t j = 0; j < shape.length; ++j) out[j] = element<Op, T>(in[K][j]...);
+        auto* out = d.line(i);
+        for (int64_t j = 0; j < shape.length; ++j) out[j] = element<Op, T>(sources[K].at(i, j)...);
     }
+}
+
+// The vector loop for where the scalar source is, if there is one.
+template <typename Op, typename T, std::size_t N>
+HWY_INLINE void vector_lines_of(Lines<typename Format<T>::Storage> d,
+                                std::span<const Lines<const typename Format<T>::Storage>> sources, LineShape shape)
+{
+    using Form = decltype(form_of<Op, T, N>());
+    std::size_t scalars = 0, scalar_at = N;
+    for (std::size_t k = 0; k < N; ++k) {
+        if (sources[k].scalar) ++scalars, scalar_at = k;
+    }
+    if (scalars > 1) return element_lines<Op, T>(d, sources, shape, std::make_index_sequence<N>());
+    [&]<std::size_t... kAt>(std::index_sequence<kAt...>) {
+        ((scalar_at == kAt ? vector_lines<Op, T, Form, kAt>(d, sources, shape, std::make_index_sequence<N>()) : void()),
+         ...);
+    }(std::make_index_sequence<N + 1>());
 }
 
 // Whether the functor is defined for compute type C with N operands (its constraint on C says).
@@ -416,7 +603,7 @@ HWY_INLINE void lines_of(Lines<typename Format<T>::Storage> d,
     if constexpr (!applies<Op, typename Format<T>::Compute, N>()) {
         HWY_ABORT("no line loop: the operation is not defined for this element type");
     } else if constexpr (Vector<Op>::template kFor<T>) {
-        vector_lines<Op, T>(d, sources, shape, std::make_index_sequence<N>());
+        vector_lines_of<Op, T, N>(d, sources, shape);
     } else {
         element_lines<Op, T>(d, sources, shape, std::make_index_sequence<N>());
     }
@@ -517,9 +704,26 @@ HWY_EXPORT(U32Lines);
 HWY_EXPORT(I64Lines);
 HWY_EXPORT(U64Lines);
 
+namespace {
+
+// Lines that follow one another without a gap, in dst and in every source that is not a scalar, as one
+// long line: the loops then have no per-line work.
+template <typename S>
+LineShape joined(Lines<S> d, std::span<const Lines<const S>> sources, LineShape shape)
+{
+    if (d.stride != shape.length) return shape;
+    for (const Lines<const S>& source : sources) {
+        if (!source.scalar && source.stride != shape.length) return shape;
+    }
+    return {1, shape.count * shape.length};
+}
+
+}  // namespace
+
 template <typename T, typename S>
 void run_lines(LineOp op, Lines<S> d, std::span<const Lines<const S>> sources, LineShape shape)
 {
+    shape = joined(d, sources, shape);
     if constexpr (std::is_same_v<T, float>) HWY_DYNAMIC_DISPATCH(FloatLines)(op, d, sources, shape);
     else if constexpr (std::is_same_v<T, half>) HWY_DYNAMIC_DISPATCH(HalfLines)(op, d, sources, shape);
     else if constexpr (std::is_same_v<T, bfloat16_t>) HWY_DYNAMIC_DISPATCH(BfloatLines)(op, d, sources, shape);

@@ -19,14 +19,18 @@ enum class LineOp : uint8_t {
     AddC, SubC, MulAdd, MulAddRelu,
 };
 
-// Line i of an operand starts `i * stride` elements after `data`. A source of stride 0 repeats one line:
-// that is how a scalar operand is broadcast.
+// Line i of an operand starts `i * stride` elements after `data`. A scalar operand (Lines::broadcast) is
+// one element standing at every position of every line; the loops hold it in a register.
 template <typename T>
 struct Lines {
     T* data;
     int64_t stride;
+    bool scalar = false;
+
+    static Lines broadcast(T* value) { return {value, 0, true}; }
 
     T* line(int64_t i) const { return data + i * stride; }
+    T& at(int64_t i, int64_t j) const { return scalar ? *data : line(i)[j]; }
 };
 
 struct LineShape {
@@ -36,9 +40,10 @@ struct LineShape {
 
 // d = op(sources...), with as many sources as `op` has operands, over the lines of element type T, held
 // as Format<T>::Storage (element_format.hpp; the bit patterns for half and bfloat16). A line of d may be
-// the very same memory as the same line of a source. Defined for float, half, bfloat16_t and the 8-, 16-,
-// 32- and 64-bit integers; `op` must be defined for T. The (op, T) pairs without a vector form (8- and
-// 64-bit integer multiplies, 8-bit shifts, integer division) run `apply` element by element.
+// the very same memory as the same line of a source. Lines that follow one another without a gap run as
+// one long line. Defined for float, half, bfloat16_t and the 8-, 16-, 32- and 64-bit integers; `op` must
+// be defined for T. The (op, T) pairs without a vector form (8- and 64-bit integer multiplies, 8-bit
+// shifts, integer division) and sources with more than one scalar run `apply` element by element.
 template <typename T, typename S>
 void run_lines(LineOp op, Lines<S> d, std::span<const Lines<const S>> sources, LineShape shape);
 

@@ -32,6 +32,8 @@ inline constexpr bool kF16c = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 |
 #endif
 
 struct HalfBits {
+    static constexpr int16_t kInfinity = 0x7c00;  // the exponent bits; a larger magnitude is a NaN
+    static constexpr int16_t kQuiet = 0x0200;     // the bit that makes a NaN quiet
     static float scalar_widen(uint16_t h) { return static_cast<float>(half::from_bits(h)); }
     static uint16_t scalar_narrow(float f) { return half(f).bits; }
 
@@ -82,6 +84,8 @@ struct HalfBits {
 };
 
 struct BfloatBits {
+    static constexpr int16_t kInfinity = 0x7f80;
+    static constexpr int16_t kQuiet = 0x0040;
     static float scalar_widen(uint16_t h) { return static_cast<float>(bfloat16_t::from_bits(h)); }
     static uint16_t scalar_narrow(float f) { return bfloat16_t(f).bits; }
 
@@ -104,6 +108,19 @@ struct BfloatBits {
         const auto magnitude = hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7fffffff)));
         const auto is_nan = hn::RebindMask(du, magnitude > hn::Set(di, 0x7f800000));
         return hn::DemoteTo(d16, hn::BitCast(di, hn::IfThenElse(is_nan, quiet_nan, rounded)));  // within [0, 0xffff]
+    }
+
+    // The float's bfloat16, rounded to nearest even, in the high half of the 32-bit lane (the low half is
+    // left over): adding 0x7fff, or 0x8000 when the kept part is odd, carries exactly when rounding up.
+    // NaNs are not handled: callers pass only arithmetic results on bfloat16 operands, whose NaNs are
+    // quiet with a zero low half, which the addition leaves as it is.
+    template <class DF>
+    static hn::Vec<hn::RebindToUnsigned<DF>> round_to_high_half(DF, hn::Vec<DF> v)
+    {
+        const hn::RebindToUnsigned<DF> du;
+        const auto bits = hn::BitCast(du, v);
+        const auto odd = hn::TestBit(bits, hn::Set(du, 0x10000));
+        return hn::Add(bits, hn::IfThenElse(odd, hn::Set(du, 0x8000), hn::Set(du, 0x7fff)));
     }
 };
 

@@ -91,14 +91,6 @@ inline void verify(const Row& row, Precision precision, const Form& form, const 
     }
 }
 
-template <typename T>
-T element_of(uint64_t bits)
-{
-    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) return T::from_bits(uint16_t(bits));
-    else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(uint32_t(bits));
-    else return static_cast<T>(bits);
-}
-
 template <auto... P>
 constexpr Precision precision_of()
 {
@@ -112,7 +104,6 @@ void check_row_type(const Row& row, Intrinsic intrinsic, std::mt19937& rng)
 {
     using TileT =
         pto::Tile<pto::TileType::Vec, T, kCapacityRows, kCapacityCols, pto::BLayout::RowMajor, pto::DYNAMIC, pto::DYNAMIC>;
-    const auto call = [&](auto&... operands) { intrinsic.template operator()<P...>(operands...); };
     for (const Form& form : forms_of(K)) {
         for (int round = 0; round < kRoundsPerForm; ++round) {
             const unsigned rows = 1 + rng() % kCapacityRows, cols = 1 + rng() % kCapacityCols;
@@ -122,13 +113,7 @@ void check_row_type(const Row& row, Intrinsic intrinsic, std::mt19937& rng)
             const uint64_t scalar_bits = random_element(pto::engine::dtype_of<T>, rng);
             const T scalar = element_of<T>(scalar_bits);
             TileT& out = form.dst == 0 ? dst : form.dst == 1 ? src0 : src1;
-            if constexpr (K == Kind::Unary || K == Kind::Math) call(out, src0);
-            else if constexpr (K == Kind::Binary) call(out, src0, src1);
-            else if constexpr (K == Kind::BinaryTmp || K == Kind::Pow) call(out, src0, src1, tmp);
-            else if constexpr (K == Kind::Scalar) call(out, src0, scalar);
-            else if constexpr (K == Kind::ScalarTmp || K == Kind::PowScalar) call(out, src0, scalar, tmp);
-            else if (form.scalar_first) call(out, scalar, src0);
-            else call(out, src0, scalar);
+            call_intrinsic<K, P...>(intrinsic, out, src0, src1, tmp, scalar, form.scalar_first);
             const std::string context = std::string(row.name) + " " + std::string(pto::engine::dtype_name(tiles[0].dtype)) +
                                         (row.precise ? precision_of<P...>() == Precision::High ? " HIGH_PRECISION" : " DEFAULT" : "") +
                                         ", " + form.label + ", valid " + std::to_string(rows) + "x" + std::to_string(cols);

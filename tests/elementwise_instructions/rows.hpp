@@ -56,6 +56,15 @@ void for_each_type(TypeList<T...>, Fn&& fn)
     (fn.template operator()<T>(), ...);
 }
 
+// The C++ element of type T with these bits.
+template <typename T>
+T element_of(uint64_t bits)
+{
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) return T::from_bits(uint16_t(bits));
+    else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(uint32_t(bits));
+    else return static_cast<T>(bits);
+}
+
 // Whether a row of Kind k reads a second tile; whether it takes a scalar.
 constexpr bool has_tile_src1(Kind k) { return k == Kind::Binary || k == Kind::BinaryTmp || k == Kind::Pow; }
 constexpr bool has_scalar(Kind k)
@@ -63,6 +72,21 @@ constexpr bool has_scalar(Kind k)
     return k == Kind::Scalar || k == Kind::ScalarTmp || k == Kind::ScalarBothSides || k == Kind::PowScalar;
 }
 constexpr bool has_tmp(Kind k) { return k == Kind::BinaryTmp || k == Kind::ScalarTmp || k == Kind::Pow || k == Kind::PowScalar; }
+
+// Calls `intrinsic` (a row's EWINSTR_INTRINSIC, of Kind K) at precision P... with the operands its Kind
+// takes; the scalar first where `scalar_first` (ScalarBothSides only).
+template <Kind K, auto... P, typename Intrinsic, typename Tile, typename T>
+void call_intrinsic(Intrinsic intrinsic, Tile& dst, Tile& src0, Tile& src1, Tile& tmp, T scalar, bool scalar_first = false)
+{
+    const auto call = [&](auto&... operands) { intrinsic.template operator()<P...>(operands...); };
+    if constexpr (K == Kind::Unary || K == Kind::Math) call(dst, src0);
+    else if constexpr (K == Kind::Binary) call(dst, src0, src1);
+    else if constexpr (K == Kind::BinaryTmp || K == Kind::Pow) call(dst, src0, src1, tmp);
+    else if constexpr (K == Kind::Scalar) call(dst, src0, scalar);
+    else if constexpr (K == Kind::ScalarTmp || K == Kind::PowScalar) call(dst, src0, scalar, tmp);
+    else if (scalar_first) call(dst, scalar, src0);
+    else call(dst, src0, scalar);
+}
 
 // The operands of one engine call of a row: dst = Op(src0, src1) or Op(src0, scalar).
 struct EngineOperands {

@@ -48,10 +48,11 @@ std::vector<std::string> source_names(Kind k)
 
 // The row on T tiles with one source element of the valid region never written: RUN_UNINIT_READ at that
 // element of that operand. The same hole outside the valid region is never read.
-template <Kind K, typename T, auto... P, typename Intrinsic>
+template <Kind K, typename T, typename Intrinsic>
 void check_uninitialised_sources(const Row& row, Intrinsic intrinsic)
 {
     const std::vector<std::string> names = source_names(K);
+    const T scalar = element_of<T>(1);  // nonzero, a divisor too
     for (std::size_t operand = 0; operand < names.size(); ++operand) {
         for (const bool inside : {true, false}) {
             CheckedTile<T> dst(kValidRows, kValidCols), src0(kValidRows, kValidCols), src1(kValidRows, kValidCols),
@@ -59,7 +60,7 @@ void check_uninitialised_sources(const Row& row, Intrinsic intrinsic)
             const int r = inside ? 2 : 3, c = inside ? 17 : 50;
             write_all_but(src0.desc(), operand == 0 ? r : -1, c);
             write_all_but(src1.desc(), operand == 1 ? r : -1, c);
-            const pto::Diagnostic d = diagnostic_of([&] { call_intrinsic<K, P...>(intrinsic, dst, src0, src1, tmp, element_of<T>(1)); });
+            const pto::Diagnostic d = diagnostic_of([&] { call_intrinsic<K>(intrinsic, dst, src0, src1, tmp, scalar); });
             const std::string what = std::string(row.name) + " " + names[operand] + (inside ? " inside" : " outside") + " the valid region";
             if (!inside) {
                 EXPECT_EQ(d.code, "no error") << what << ": " << d.format();
@@ -73,10 +74,10 @@ void check_uninitialised_sources(const Row& row, Intrinsic intrinsic)
     }
 }
 
-template <Kind K, auto DTypeOk, auto... Precisions, typename Intrinsic>
+// The row on the first element type the cpu profile takes for it, at its default precision.
+template <Kind K, auto DTypeOk, typename Intrinsic>
 void check_row(const Row& row, Intrinsic intrinsic)
 {
-    // One element type per row, the first the cpu profile takes, at its first precision.
     bool done = false;
     for_each_type(ElementTypes{}, [&]<typename T>() {
         if constexpr (DTypeOk(pto::profile::kProfile, pto::engine::dtype_of<T>)) {

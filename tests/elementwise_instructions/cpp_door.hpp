@@ -21,7 +21,7 @@ namespace ewinstr {
 
 inline constexpr int kCapacityRows = 16;
 inline constexpr int kCapacityCols = 64;
-inline constexpr int kRoundsPerForm = 2;
+inline constexpr int kRoundsPerForm = 6;
 
 // How a row is called: which tile receives the result (0 a tile of its own, 1 src0, 2 src1) and whether
 // the scalar comes first (TDIVS(dst, scalar, src)).

@@ -58,7 +58,8 @@ Program program(const std::vector<std::pair<std::string, Operand>>& tiles, const
     return {text + op + "  return\n}\n", int(tiles.size()) + 2 + int(std::count(op.begin(), op.end(), '\n')) - 1};
 }
 
-// The operands of a row's call: dst, src0 and (tile-tile rows) src1; a tmp where the row takes one.
+// The operands of a row's call: dst, src0 and (rows with two source tiles) src1. A row that takes a tmp
+// gets one shaped like src0.
 struct RowCall {
     Operand dst, src0, src1;
 };
@@ -249,6 +250,31 @@ TEST(ElementwiseLegality, ATcmpMaskWithoutABitPerElementIsRunValidShape)
                              [&] { run_tcmp(f16, {DType::U8, pto::TileType::Vec, 4, 4}, pto::CmpMode::NE); });
     expect_both_doors_accept(tcmp_program(f16, {DType::U32, pto::TileType::Vec, 4, 1}, "ne"), Target::Cpu,
                              [&] { run_tcmp(f16, {DType::U32, pto::TileType::Vec, 4, 1}, pto::CmpMode::NE); });
+}
+
+TEST(ElementwiseLegality, ComparisonAndSelectionOfAnElementTypeOnlyA5Takes)
+{
+    const Operand u32{DType::U32}, i8{DType::I8}, u8_mask{DType::U8}, u32_mask{DType::U32, pto::TileType::Vec, 4, 1};
+    for (const Operand& mask : {u8_mask, u32_mask}) {
+        const Program tcmps = program({{"%a", u32}}, "i32",
+                                      text::instruction(Spelling::Dps, "tcmps", {{"%a", tile_type(u32)}, {"%s", "i32"}},
+                                                        {"%m", tile_type(mask)}, "{cmpMode = #pto<cmp ge>}"));
+        const auto run_tcmps = [&] {
+            const HostTile a(u32), m(mask);
+            pto::engine::tcmps(m.desc, a.desc, pto::engine::ScalarBits{7}, pto::CmpMode::GE);
+        };
+        if (mask.dtype == DType::U8) expect_both_doors_report("LEGAL_TCMPS_DTYPE", tcmps, Target::A2A3, run_tcmps);
+        else expect_both_doors_accept(tcmps, Target::A5, run_tcmps);
+    }
+    const Program tsel = program({{"%m", u8_mask}, {"%a", i8}, {"%b", i8}}, "f32",
+                                 text::instruction(Spelling::Ssa, "tsel", {{"%m", tile_type(u8_mask)}, {"%a", tile_type(i8)}, {"%b", tile_type(i8)}},
+                                                   {"%d", tile_type(i8)}));
+    const auto run_tsel = [&] {
+        const HostTile d(i8), m(u8_mask), a(i8), b(i8);
+        pto::engine::tsel(d.desc, m.desc, a.desc, b.desc);
+    };
+    expect_both_doors_report("LEGAL_TSEL_DTYPE", tsel, Target::A2A3, run_tsel);
+    expect_both_doors_accept(tsel, Target::A5, run_tsel);
 }
 
 TEST(ElementwiseLegality, ATcvtPairA2A3DoesNotConvertIsLegalTcvtPair)

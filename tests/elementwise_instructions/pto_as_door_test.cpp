@@ -257,5 +257,55 @@ TEST_F(PtoAsDoor, TcvtWithRoundingAndSaturation)
     });
 }
 
+// tests/asm/programs/elementwise.pto, a corpus program of the parser, printer and fuzzer tests: clean on
+// every target, and the chain it computes is the C++ door's.
+TEST_F(PtoAsDoor, CorpusProgramElementwiseVerifiesEverywhereAndMatchesTheCppDoor)
+{
+    const std::string text = pto::as::testing::read_text(std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/elementwise.pto");
+    const pto::as::ParseResult parsed = pto::as::testing::parse_ok(text, "elementwise.pto");
+    for (pto::profile::Target target : {pto::profile::Target::Cpu, pto::profile::Target::A2A3, pto::profile::Target::A5})
+        for (const pto::Diagnostic& d : pto::as::verify(parsed.module, target)) ADD_FAILURE() << d.format();
+
+    std::mt19937 rng(14);
+    const int rows = 6, cols = 40;
+    Array a = random_array(DType::F32, rows, cols, rng), b = random_array(DType::F32, rows, cols, rng);
+    Array mask_bits = random_array(DType::U8, rows, (cols + 7) / 8, rng);
+    const float s = 3.5f;
+    Array out{DType::F32, rows, cols, std::vector<std::byte>(a.bytes.size())};
+    const pto::as::RunResult ran = pto::as::run(
+        parsed.module,
+        {pto::as::testing::array_arg("a", a.bytes), pto::as::testing::array_arg("b", b.bytes),
+         pto::as::testing::array_arg("mask", mask_bits.bytes), pto::as::testing::array_arg("c", out.bytes),
+         pto::as::testing::scalar_arg("s", s)},
+        pto::as::testing::checked_run());
+    ASSERT_TRUE(ran.ok()) << pto::as::testing::format_all(ran);
+
+    using F = pto::Tile<pto::TileType::Vec, float, 8, 64, pto::BLayout::RowMajor, pto::DYNAMIC, pto::DYNAMIC>;
+    using H = pto::Tile<pto::TileType::Vec, half, 8, 64, pto::BLayout::RowMajor, pto::DYNAMIC, pto::DYNAMIC>;
+    using M = pto::Tile<pto::TileType::Vec, uint8_t, 8, 32, pto::BLayout::RowMajor, pto::DYNAMIC, pto::DYNAMIC>;
+    F ta(rows, cols), tb(rows, cols), sum(rows, cols), larger(rows, cols), quotient(rows, cols), exp(rows, cols), rem(rows, cols),
+        tmp(rows, cols), picked(rows, cols), wide(rows, cols);
+    H narrow(rows, cols);
+    M mask(rows, mask_bits.cols);
+    const auto load_array = [](const TileDesc& d, const Array& from) {
+        for (int r = 0; r < from.rows; ++r)
+            for (int c = 0; c < from.cols; ++c) store(d.data, d.offset(r, c), from.dtype, from.at(r, c));
+        pto::runtime::mark_written(d.data, std::size_t(d.bytes()));
+    };
+    load_array(ta.desc(), a);
+    load_array(tb.desc(), b);
+    load_array(mask.desc(), mask_bits);
+    pto::TADD(sum, ta, tb);
+    pto::TMAX(larger, sum, tb);
+    pto::TDIVS(quotient, s, larger);
+    pto::TEXP<pto::ExpAlgorithm::HIGH_PRECISION>(exp, quotient);
+    pto::TREM(rem, exp, ta, tmp);
+    pto::TSEL(picked, mask, rem, ta, tmp);
+    pto::TCVT(narrow, picked, pto::RoundMode::CAST_RINT);
+    pto::TCVT(wide, narrow, pto::RoundMode::CAST_NONE);
+    const Array expected = array_of(wide.desc());
+    EXPECT_TRUE(out == expected) << describe_difference(expected, out);
+}
+
 }  // namespace
 }  // namespace ewinstr::text

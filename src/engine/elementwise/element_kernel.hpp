@@ -49,7 +49,7 @@ private:
 template <typename Op>
 concept HasLines = requires { Op::kLines; };
 template <typename Op, typename T>
-concept ChecksSources = requires(const TileDesc& t) { Op::template check_sources<T>(t, t); };
+concept ChecksSources = requires(const TileDesc& t) { Op::template check_sources<T>(t, t, ""); };
 
 template <typename Op, typename T, std::size_t N>
 struct ElementKernel {
@@ -70,8 +70,13 @@ struct ElementKernel {
             if (operands[k].kind() == Operand::Kind::Scalar) scalars[k] = storage_from_bits<T>(operands[k].bits());
         }
         if constexpr (N == 2 && ChecksSources<Op, T>) {
+            // The second operand as the instruction names it: a scalar, the tile of a scalar-first form,
+            // or the second of two tiles.
+            const char* second = operands[1].kind() == Operand::Kind::Scalar ? "scalar"
+                                 : operands[0].kind() == Operand::Kind::Scalar ? "src"
+                                                                                : "src1";
             Op::template check_sources<T>(source_for_check(dst, operands[0], scalars[0]),
-                                          source_for_check(dst, operands[1], scalars[1]));
+                                          source_for_check(dst, operands[1], scalars[1]), second);
         }
 
         // Tile sources as the kernel may read them while it writes dst; scalars keep dst as a placeholder.

@@ -6,7 +6,7 @@
 // integer type itself otherwise); its constraint on C names the element types it is defined for. It
 // may have
 //   static constexpr LineOp kLines;   // its vectorised line loops (line_kernels.hpp)
-//   template <typename T> static void check_sources(const TileDesc& a, const TileDesc& b);
+//   template <typename T> static void check_sources(const TileDesc& a, const TileDesc& b, const char* b_name);
 // the latter checking source values before anything is written (a scalar operand comes as a 1x1 tile).
 //
 // Semantics the ISA pages leave open, decided here (README, "Semantics where the documents disagree"):
@@ -78,13 +78,13 @@ T truncated_remainder(T dividend, T divisor)
 
 // Checked mode: RUN_DIV_BY_ZERO at the first zero divisor, in row order.
 template <std::integral T>
-void require_nonzero_divisors(const TileDesc& divisor)
+void require_nonzero_divisors(const TileDesc& divisor, const char* operand)
 {
     const T* elements = reinterpret_cast<const T*>(divisor.data);
     for (int r = 0; r < divisor.valid_rows; ++r) {
         for (int c = 0; c < divisor.valid_cols; ++c) {
             if (elements[divisor.offset(r, c)] != 0) continue;
-            runtime::fail({"RUN_DIV_BY_ZERO", "", "src1",
+            runtime::fail({"RUN_DIV_BY_ZERO", "", operand,
                            "integer division by zero at element (" + std::to_string(r) + ", " + std::to_string(c) +
                                ") of the valid region",
                            "a nonzero divisor", "0", ""});
@@ -95,10 +95,10 @@ void require_nonzero_divisors(const TileDesc& divisor)
 // Integer divisions and remainders check their divisors in checked mode.
 struct ChecksIntegerDivisors {
     template <typename T>
-    static void check_sources(const TileDesc& /*dividend*/, const TileDesc& divisor)
+    static void check_sources(const TileDesc& /*dividend*/, const TileDesc& divisor, const char* divisor_name)
     {
         if constexpr (std::is_integral_v<T>) {
-            if (runtime::checked()) require_nonzero_divisors<T>(divisor);
+            if (runtime::checked()) require_nonzero_divisors<T>(divisor, divisor_name);
         }
     }
 };

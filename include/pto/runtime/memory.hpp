@@ -64,7 +64,7 @@ private:
 
     const std::byte* base_ = nullptr;
     std::size_t size_ = 0;
-    std::atomic<uint64_t>* written_ = nullptr;  // bit i of word w: byte 64 w + i was written; null: nothing to track
+    std::atomic<uint64_t>* written_ = nullptr;  // bit i of word w: byte 64 w + i written; null: untracked
 };
 
 // --- global memory -------------------------------------------------------------------------------

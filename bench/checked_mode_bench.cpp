@@ -2,7 +2,8 @@
 // written-byte shadow state, uninitialised-read and alignment checks) in the same run, on one thread.
 //   ratio_checked_vs_fast  checked time / fast time (the target is at most 3)
 // Workloads: single instructions on 64x256 tiles in UB (TADD f32 and f16, TADDS f32, TEXP f32, TCVT
-// f32 -> f16), and the vector-add main job's kernel over a 1024x1024 f32 tensor, tile by tile.
+// f32 -> f16; TADD f32 also on a 64x200 valid region and a 48x256 one of column-major tiles), and the vector-add
+// main job's kernel over a 1024x1024 f32 tensor, tile by tile.
 #include <pto/pto-inst.hpp>
 
 #include <benchmark/benchmark.h>
@@ -46,10 +47,11 @@ void report(benchmark::State& state, const std::function<void()>& setup, const s
     state.counters["fast_us"] = fast / double(state.iterations()) * 1e6;
 }
 
-template <typename T>
+template <typename T, typename TileT = Tile<TileType::Vec, T, kRows, kCols>>
 struct Tiles {
-    using TileT = Tile<TileType::Vec, T, kRows, kCols>;
     TileT a, b, c;
+    Tiles() = default;
+    Tiles(int valid_rows, int valid_cols) : a(valid_rows, valid_cols), b(valid_rows, valid_cols), c(valid_rows, valid_cols) {}
     void fill()
     {
         TASSIGN(a, 0x0);
@@ -65,6 +67,20 @@ struct Tiles {
 void BM_Checked_TADD_f32(benchmark::State& state)
 {
     Tiles<float> t;
+    report(state, [&] { t.fill(); }, [&] { TADD(t.c, t.a, t.b); });
+}
+
+// Valid columns short of the capacity: the shadow state is kept row by row.
+void BM_Checked_TADD_f32_valid64x200(benchmark::State& state)
+{
+    Tiles<float, Tile<TileType::Vec, float, kRows, kCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>> t(kRows, 200);
+    report(state, [&] { t.fill(); }, [&] { TADD(t.c, t.a, t.b); });
+}
+
+// Column-major tiles with valid rows short of the capacity: the shadow state is kept column by column.
+void BM_Checked_TADD_f32_colmajor_valid48x256(benchmark::State& state)
+{
+    Tiles<float, Tile<TileType::Vec, float, kRows, kCols, BLayout::ColMajor, DYNAMIC, DYNAMIC>> t(48, kCols);
     report(state, [&] { t.fill(); }, [&] { TADD(t.c, t.a, t.b); });
 }
 
@@ -94,7 +110,7 @@ void BM_Checked_TCVT_f32_f16(benchmark::State& state)
         state,
         [&] {
             t.fill();
-            TASSIGN(h, 3 * Tiles<float>::TileT::SizeInBytes);
+            TASSIGN(h, 3 * decltype(t.a)::SizeInBytes);
         },
         [&] { TCVT(h, t.a, RoundMode::CAST_RINT); });
 }
@@ -133,6 +149,8 @@ void BM_Checked_VectorAddJob_1024x1024(benchmark::State& state)
 }
 
 BENCHMARK(BM_Checked_TADD_f32)->Iterations(20);
+BENCHMARK(BM_Checked_TADD_f32_valid64x200)->Iterations(20);
+BENCHMARK(BM_Checked_TADD_f32_colmajor_valid48x256)->Iterations(20);
 BENCHMARK(BM_Checked_TADD_f16)->Iterations(20);
 BENCHMARK(BM_Checked_TADDS_f32)->Iterations(20);
 BENCHMARK(BM_Checked_TEXP_f32)->Iterations(20);

@@ -1,31 +1,85 @@
+// Checked-mode bookkeeping of tile operands: the valid region of a tile, as groups of runs of
+// consecutive bytes, checked and marked in the runtime's shadow state with one lookup per operand.
 #include <pto/engine/access.hpp>
 
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include <algorithm>
 #include <string>
 
 namespace pto::engine {
 
 namespace {
 
-// Calls fn(address, bytes) for each contiguous run of the region rows x cols of `t`.
+// `lines` runs of `count` consecutive storage elements, `pitch` elements apart from element `first` on.
+struct Runs {
+    int64_t first, count, pitch, lines;
+};
+
+// Calls fn(runs) for groups of runs that together cover the region rows x cols of `t` (and nothing
+// else); stops at the first false.
 template <typename Fn>
-bool for_each_run(const TileDesc& t, int rows, int cols, Fn&& fn)
+bool for_each_runs(const TileDesc& t, int rows, int cols, Fn&& fn)
+{
+    if (rows == t.rows && cols == t.cols) return fn(Runs{0, t.elements(), 0, 1});
+    // Elements are consecutive along a row of an unboxed row-major tile or of a box with row-major
+    // inner layout, along a column otherwise.
+    const bool along_rows = t.boxed() ? t.slayout == SLayout::RowMajor : t.blayout == BLayout::RowMajor;
+    const int line = along_rows ? cols : rows, lines = along_rows ? rows : cols;
+    if (!t.boxed()) {
+        const int pitch = along_rows ? t.cols : t.rows;
+        if (line == pitch) return fn(Runs{0, int64_t(line) * lines, 0, 1});
+        if (int64_t(pitch) * t.element_bits() % 8 == 0) return fn(Runs{0, line, pitch, lines});
+    }
+    // Boxes split lines into runs; lines of 4-bit elements an odd pitch apart go one at a time.
+    const int run = !t.boxed() ? line : along_rows ? t.box_cols() : t.box_rows();
+    for (int i = 0; i < lines; ++i)
+        for (int j = 0; j < line; j += run) {
+            const int64_t first = along_rows ? t.offset(i, j) : t.offset(j, i);
+            if (!fn(Runs{first, std::min(run, line - j), 0, 1})) return false;
+        }
+    return true;
+}
+
+// The bytes holding `count` elements from element `first` (sub-byte elements share their bytes).
+struct Bytes {
+    std::byte* data;
+    std::size_t size;
+};
+Bytes bytes_of(const TileDesc& t, int64_t first, int64_t count)
 {
     const int bits = t.element_bits();
-    if (t.rows_contiguous()) {
-        for (int r = 0; r < rows; ++r) {
-            if (!fn(r, 0, element_address(t, t.offset(r, 0)), (int64_t(cols) * bits + 7) / 8)) return false;
-        }
-        return true;
-    }
-    for (int r = 0; r < rows; ++r) {
+    const int64_t begin = first * bits / 8, end = ((first + count) * bits + 7) / 8;
+    return {t.data + begin, static_cast<std::size_t>(end - begin)};
+}
+
+// The byte ranges of runs, as the shadow state takes them: each run's bytes, a whole number of bytes apart.
+struct ByteRuns {
+    std::byte* data;
+    std::size_t size, pitch, lines;
+};
+ByteRuns bytes_of(const TileDesc& t, const Runs& runs)
+{
+    const auto [data, size] = bytes_of(t, runs.first, runs.count);
+    return {data, size, static_cast<std::size_t>(runs.pitch * t.element_bits() / 8), static_cast<std::size_t>(runs.lines)};
+}
+
+runtime::ShadowView shadow_of(const TileDesc& t) { return {t.data, static_cast<std::size_t>(t.bytes())}; }
+
+struct Element {
+    int row, col;
+};
+// The first element of rows x cols of `t`, in row order, with a never-written byte; only called when
+// there is one.
+Element first_unwritten_element(const TileDesc& t, int rows, int cols, const runtime::ShadowView& shadow)
+{
+    for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
-            if (!fn(r, c, element_address(t, t.offset(r, c)), (bits + 7) / 8)) return false;
+            const auto [p, n] = bytes_of(t, t.offset(r, c), 1);
+            if (shadow.first_unwritten(p, n) >= 0) return {r, c};
         }
-    }
-    return true;
+    return {rows, cols};
 }
 
 }  // namespace
@@ -35,25 +89,31 @@ void require_written(const TileDesc& tile, const char* operand)
     require_written(tile, tile.valid_rows, tile.valid_cols, operand);
 }
 
+// The common case (everything written) costs one scan of the shadow bits per run; finding the
+// element to report walks the region in row order.
 void require_written(const TileDesc& tile, int rows, int cols, const char* operand)
 {
     if (!runtime::checked()) return;
-    for_each_run(tile, rows, cols, [&](int r, int c, std::byte* p, int64_t n) {
-        const int64_t bad = runtime::first_unwritten(p, static_cast<std::size_t>(n));
-        if (bad < 0) return true;
-        const int64_t col = tile.rows_contiguous() ? bad * 8 / tile.element_bits() : c;
-        runtime::fail({"RUN_UNINIT_READ", "", operand,
-                       "reads element (" + std::to_string(r) + ", " + std::to_string(col) +
-                           ") of its valid region, which nothing has written",
-                       "initialised data", "never-written bytes", ""});
+    const runtime::ShadowView shadow = shadow_of(tile);
+    const bool all_written = for_each_runs(tile, rows, cols, [&](const Runs& runs) {
+        const auto [p, n, pitch, lines] = bytes_of(tile, runs);
+        return shadow.first_unwritten(p, n, pitch, lines) < 0;
     });
+    if (all_written) return;
+    const Element bad = first_unwritten_element(tile, rows, cols, shadow);
+    runtime::fail({"RUN_UNINIT_READ", "", operand,
+                   "reads element (" + std::to_string(bad.row) + ", " + std::to_string(bad.col) +
+                       ") of its valid region, which nothing has written",
+                   "initialised data", "never-written bytes", ""});
 }
 
 void mark_written(const TileDesc& tile, int rows, int cols)
 {
     if (!runtime::checked()) return;
-    for_each_run(tile, rows, cols, [](int, int, std::byte* p, int64_t n) {
-        runtime::mark_written(p, static_cast<std::size_t>(n));
+    const runtime::ShadowView shadow = shadow_of(tile);
+    for_each_runs(tile, rows, cols, [&](const Runs& runs) {
+        const auto [p, n, pitch, lines] = bytes_of(tile, runs);
+        shadow.mark_written(p, n, pitch, lines);
         return true;
     });
 }

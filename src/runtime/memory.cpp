@@ -5,12 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
-#include <vector>
 
 namespace pto::runtime {
 
@@ -22,7 +23,9 @@ constexpr std::byte kPoison{0xFF};
 struct Region {
     std::byte* base = nullptr;
     std::size_t size = 0;
-    std::vector<uint8_t> written;  // one flag per byte; empty in fast mode
+    // One bit per byte, set once written and never cleared; null in fast mode. Atomic words, so that
+    // threads marking neighbouring bytes of one word do not lose each other's marks.
+    std::unique_ptr<std::atomic<uint64_t>[]> written;
     std::string name;
 };
 
@@ -71,7 +74,7 @@ std::unique_ptr<Region> make_region(std::size_t size, std::string name)
     r->base = static_cast<std::byte*>(std::aligned_alloc(kAlign, (std::max<std::size_t>(size, 1) + kAlign - 1) / kAlign * kAlign));
     if (checked()) {
         std::memset(r->base, static_cast<int>(kPoison), size);
-        r->written.assign(size, 0);
+        r->written = std::make_unique<std::atomic<uint64_t>[]>((size + 63) / 64);
     } else {
         std::memset(r->base, 0, size);
     }
@@ -257,25 +260,109 @@ std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes)
 
 // --- shadow state --------------------------------------------------------------------------------
 
-void mark_written(const void* p, std::size_t n)
+namespace {
+
+constexpr uint64_t kAllBits = ~uint64_t{0};
+
+// Bits [b % 64, 64) of a word: those of the word of bit b from b on.
+constexpr uint64_t bits_from(std::size_t b) { return kAllBits << (b % 64); }
+// Bits [0, e - 64 * ((e - 1) / 64)) of a word: those of the word of bit e - 1 up to it.
+constexpr uint64_t bits_before(std::size_t e) { return kAllBits >> (63 - (e - 1) % 64); }
+
+// Sets the bits of `mask` in `word`. Most marks repeat earlier ones (a kernel rewrites its tiles),
+// and the plain load spares them the locked read-modify-write.
+void set_bits(std::atomic<uint64_t>& word, uint64_t mask)
 {
-    if (!checked() || n == 0) return;
-    if (Region* r = regions().find(p, n); r && !r->written.empty()) {
-        const auto off = static_cast<std::size_t>(static_cast<const std::byte*>(p) - r->base);
-        std::fill_n(r->written.begin() + off, n, uint8_t{1});
+    if ((word.load(std::memory_order_relaxed) & mask) != mask) word.fetch_or(mask, std::memory_order_relaxed);
+}
+
+// Sets bits [begin, end) (begin < end). Whole words are stored: bits are only ever set, so a
+// concurrent fetch_or on the same word cannot be lost.
+void set_bits(std::atomic<uint64_t>* words, std::size_t begin, std::size_t end)
+{
+    std::size_t w = begin / 64;
+    const std::size_t last = (end - 1) / 64;
+    if (w == last) return set_bits(words[w], bits_from(begin) & bits_before(end));
+    set_bits(words[w], bits_from(begin));
+    for (++w; w < last; ++w) words[w].store(kAllBits, std::memory_order_relaxed);
+    set_bits(words[last], bits_before(end));
+}
+
+// Index of the first clear bit in [begin, end) (begin < end), or -1.
+int64_t first_clear_bit(const std::atomic<uint64_t>* words, std::size_t begin, std::size_t end)
+{
+    std::size_t w = begin / 64;
+    const std::size_t last = (end - 1) / 64;
+    uint64_t clear = ~words[w].load(std::memory_order_relaxed) & bits_from(begin);
+    for (; w < last; clear = ~words[++w].load(std::memory_order_relaxed)) {
+        if (clear) return static_cast<int64_t>(w * 64 + std::countr_zero(clear));
+    }
+    clear &= bits_before(end);
+    return clear ? static_cast<int64_t>(w * 64 + std::countr_zero(clear)) : -1;
+}
+
+}  // namespace
+
+ShadowView::ShadowView(const void* p, std::size_t n)
+{
+    if (!checked()) return;
+    if (const Region* r = regions().find(p, n); r && r->written) {
+        base_ = r->base;
+        size_ = r->size;
+        written_ = r->written.get();
     }
 }
 
-int64_t first_unwritten(const void* p, std::size_t n)
+std::optional<std::size_t> ShadowView::offset_of(const void* p, std::size_t n) const
 {
-    if (!checked() || n == 0) return -1;
-    Region* r = regions().find(p, n);
-    if (!r || r->written.empty()) return -1;
-    const auto off = static_cast<std::size_t>(static_cast<const std::byte*>(p) - r->base);
-    const auto begin = r->written.begin() + off;
-    const auto it = std::find(begin, begin + n, uint8_t{0});
-    return it == begin + n ? -1 : it - begin;
+    const auto* b = static_cast<const std::byte*>(p);
+    if (!written_ || b < base_ || n > size_ || static_cast<std::size_t>(b - base_) > size_ - n) return std::nullopt;
+    return static_cast<std::size_t>(b - base_);
 }
+
+void ShadowView::mark_written(const void* p, std::size_t n) const { mark_written(p, n, n, 1); }
+
+int64_t ShadowView::first_unwritten(const void* p, std::size_t n) const { return first_unwritten(p, n, n, 1); }
+
+void ShadowView::mark_written(const void* p, std::size_t n, std::size_t pitch, std::size_t lines) const
+{
+    if (n == 0 || lines == 0) return;
+    const auto* first = static_cast<const std::byte*>(p);
+    const std::optional<std::size_t> at = offset_of(first, (lines - 1) * pitch + n);
+    for (std::size_t i = 0; i < lines; ++i) {
+        const std::byte* line = first + i * pitch;
+        if (at) {
+            const std::size_t begin = *at + i * pitch;
+            set_bits(written_, begin, begin + n);
+        } else if (const ShadowView own(line, n); own.offset_of(line, n)) {  // outside the view: its own memory
+            own.mark_written(line, n);
+        }
+    }
+}
+
+int64_t ShadowView::first_unwritten(const void* p, std::size_t n, std::size_t pitch, std::size_t lines) const
+{
+    if (n == 0 || lines == 0) return -1;
+    const auto* first = static_cast<const std::byte*>(p);
+    const std::optional<std::size_t> at = offset_of(first, (lines - 1) * pitch + n);
+    for (std::size_t i = 0; i < lines; ++i) {
+        const std::byte* line = first + i * pitch;
+        int64_t in_line = -1;
+        if (at) {
+            const std::size_t begin = *at + i * pitch;
+            const int64_t bit = first_clear_bit(written_, begin, begin + n);
+            in_line = bit < 0 ? -1 : bit - static_cast<int64_t>(begin);
+        } else if (const ShadowView own(line, n); own.offset_of(line, n)) {  // outside the view: its own memory
+            in_line = own.first_unwritten(line, n);
+        }
+        if (in_line >= 0) return static_cast<int64_t>(i * pitch) + in_line;
+    }
+    return -1;
+}
+
+void mark_written(const void* p, std::size_t n) { ShadowView(p, n).mark_written(p, n); }
+
+int64_t first_unwritten(const void* p, std::size_t n) { return ShadowView(p, n).first_unwritten(p, n); }
 
 // --- global memory -------------------------------------------------------------------------------
 

@@ -1,11 +1,13 @@
 // The simulated memories of a core (UB, L1, L0A, L0B, L0C, bias, fixpipe and scale buffers), sized
 // by the active profile, plus automatic tile storage and the global allocations of the host runtime.
-// Checked mode keeps, for every byte of every simulated memory, whether it has been written.
+// Checked mode keeps, for every byte of every simulated memory, whether it has been written (one bit a byte).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include <pto/common/type.hpp>
 #include <pto/profile/profile.hpp>
@@ -42,6 +44,28 @@ std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes);
 void mark_written(const void* p, std::size_t n);
 // Offset of the first never-written byte in [p, p+n), or -1 if every byte was written (or unknown).
 int64_t first_unwritten(const void* p, std::size_t n);
+
+// The shadow state of the runtime memory holding [p, p+n), looked up once so that the many queries
+// and marks of one instruction inside that span skip the lookup; those outside it look their memory up.
+// Answers as the free functions above. Valid while that memory lives (an instruction's duration).
+class ShadowView {
+public:
+    ShadowView(const void* p, std::size_t n);
+
+    void mark_written(const void* p, std::size_t n) const;
+    int64_t first_unwritten(const void* p, std::size_t n) const;
+    // The same over `lines` ranges of n bytes, `pitch` bytes apart from p on (offsets are from p).
+    void mark_written(const void* p, std::size_t n, std::size_t pitch, std::size_t lines) const;
+    int64_t first_unwritten(const void* p, std::size_t n, std::size_t pitch, std::size_t lines) const;
+
+private:
+    // Offset of p in the view's memory when [p, p+n) lies inside it.
+    std::optional<std::size_t> offset_of(const void* p, std::size_t n) const;
+
+    const std::byte* base_ = nullptr;
+    std::size_t size_ = 0;
+    std::atomic<uint64_t>* written_ = nullptr;  // bit i of word w: byte 64 w + i written; null: untracked
+};
 
 // --- global memory -------------------------------------------------------------------------------
 // Host-runtime allocations (aclrtMalloc, the CLI's arrays) are registered so that global accesses

@@ -24,7 +24,7 @@ constexpr void static_check_elementwise()
     static_assert(is_tile_data_v<TileDataDst> && (is_tile_data_v<TileDataSrc> && ...),
                   "element-wise instructions take Tiles");
     constexpr auto& target = profile::kProfile;
-    constexpr auto dst_type = engine::dtype_of<typename TileDataDst::DType>;
+    [[maybe_unused]] constexpr auto dst_type = engine::dtype_of<typename TileDataDst::DType>;
     static_assert((rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc::DType>) && ...),
                   "LEGAL_ELEMWISE_DTYPE: the sources and dst must have the same element type");
     static_assert(rules::elementwise_location_ok(TileDataDst::Loc) && (rules::elementwise_location_ok(TileDataSrc::Loc) && ...),

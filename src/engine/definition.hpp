@@ -65,8 +65,6 @@ struct CallOperand {
     TileDesc* tile = nullptr;
     const GlobalDesc* view = nullptr;
     const ScalarValue* scalar = nullptr;
-
-    bool present() const { return tile || view || scalar; }
 };
 
 // The operands of one execution (or one verification) of an instruction, in the order of its form.

@@ -26,6 +26,9 @@ inline void report(LegalitySink& sink, const char* code, const char* operand, st
     sink.report({code, "", operand, std::move(message), std::move(expected), std::move(actual), ""});
 }
 
+// A valid region or capacity as findings print it: "16x64".
+inline std::string extent_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
 // The engine's sink: the first finding stops the run (runtime::fail).
 class StopAtFirstFinding final : public LegalitySink {
 public:

@@ -12,8 +12,6 @@ namespace pto::engine::elementwise {
 
 namespace {
 
-std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
-
 std::string layout_text(const TileDesc& t)
 {
     std::string text = t.blayout == BLayout::RowMajor ? "row-major" : "col-major";
@@ -50,7 +48,7 @@ void check_elementwise_operands(const profile::Profile& prof, const BinaryRules&
         if (all_known(t.valid_rows, t.valid_cols) &&
             (t.valid_rows < 0 || t.valid_rows > t.rows || t.valid_cols < 0 || t.valid_cols > t.cols)) {
             report(sink, "RUN_VALID_SHAPE", op.name, "valid region exceeds the tile's capacity",
-                   "at most " + shape_text(t.rows, t.cols), shape_text(t.valid_rows, t.valid_cols));
+                   "at most " + extent_text(t.rows, t.cols), extent_text(t.valid_rows, t.valid_cols));
         }
     });
     for (const NamedTile& src : sources) {
@@ -87,7 +85,7 @@ void check_elementwise_operands(const profile::Profile& prof, const BinaryRules&
                              rules::elementwise_valid_extent_ok(dst.valid_cols, src.tile.valid_cols);
         if (!rows_ok || !cols_ok) {
             report(sink, "RUN_VALID_SHAPE", src.name, "valid shape differs from dst's",
-                   shape_text(dst.valid_rows, dst.valid_cols), shape_text(src.tile.valid_rows, src.tile.valid_cols));
+                   extent_text(dst.valid_rows, dst.valid_cols), extent_text(src.tile.valid_rows, src.tile.valid_cols));
         }
     }
 }

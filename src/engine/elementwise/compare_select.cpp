@@ -20,8 +20,6 @@ namespace pto::engine {
 
 namespace {
 
-std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
-
 void check_vec_row_major(const profile::Profile& p, const TileDesc& t, const char* operand, LegalitySink& sink)
 {
     if (!rules::elementwise_location_ok(t.loc))
@@ -42,8 +40,8 @@ void check_mask(const TileDesc& mask, int rows, int cols, LegalitySink& sink)
     const int words = rules::predicate_words(cols, mask.element_bits());
     if (mask.valid_rows < rows || mask.valid_cols < words)
         report(sink, "RUN_VALID_SHAPE", "mask", "the mask's valid region does not hold a bit per element",
-               "at least " + shape_text(rows, words) + " (" + std::to_string(mask.element_bits()) + " predicates per element)",
-               shape_text(mask.valid_rows, mask.valid_cols));
+               "at least " + extent_text(rows, words) + " (" + std::to_string(mask.element_bits()) + " predicates per element)",
+               extent_text(mask.valid_rows, mask.valid_cols));
 }
 
 void check_same_region(const TileDesc& dst, const TileDesc& src, const char* operand, LegalitySink& sink)
@@ -51,7 +49,7 @@ void check_same_region(const TileDesc& dst, const TileDesc& src, const char* ope
     if (!all_known(dst.valid_rows, dst.valid_cols, src.valid_rows, src.valid_cols)) return;
     if (dst.valid_rows != src.valid_rows || dst.valid_cols != src.valid_cols)
         report(sink, "RUN_VALID_SHAPE", operand, "valid shape differs from the iteration domain's",
-               shape_text(dst.valid_rows, dst.valid_cols), shape_text(src.valid_rows, src.valid_cols));
+               extent_text(dst.valid_rows, dst.valid_cols), extent_text(src.valid_rows, src.valid_cols));
 }
 
 void check_same_dtype(const TileDesc& dst, const TileDesc& src, const char* operand, LegalitySink& sink)

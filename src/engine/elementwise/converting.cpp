@@ -19,8 +19,6 @@ namespace pto::engine {
 
 namespace {
 
-std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
-
 // relu by the element-wise rule: NaN and -0 give +0.
 double relu(double v) { return v > 0 ? v : 0.0; }
 
@@ -64,8 +62,8 @@ void check_locations_and_shapes(const profile::Profile& p, const TileDesc& dst, 
                    "row-major, unboxed", "another layout");
         if (t != &dst && all_known(t->valid_rows, t->valid_cols, dst.valid_rows, dst.valid_cols) &&
             (t->valid_rows != dst.valid_rows || t->valid_cols != dst.valid_cols))
-            report(sink, "RUN_VALID_SHAPE", name, "valid shape differs from dst's", shape_text(dst.valid_rows, dst.valid_cols),
-                   shape_text(t->valid_rows, t->valid_cols));
+            report(sink, "RUN_VALID_SHAPE", name, "valid shape differs from dst's", extent_text(dst.valid_rows, dst.valid_cols),
+                   extent_text(t->valid_rows, t->valid_cols));
     }
 }
 

@@ -15,8 +15,6 @@ namespace pto::engine {
 
 namespace {
 
-std::string shape_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
-
 template <typename T>
 void dequantize(const TileDesc& dst, const TileDesc& src, const TileDesc& scale, const TileDesc& offset)
 {
@@ -56,12 +54,12 @@ void check_tdequant(const profile::Profile&, const TileDesc& dst, const TileDesc
             report(sink, "LEGAL_TDEQUANT_LAYOUT", name, "scale and offset are unboxed", "unboxed", "boxed");
     if (!all_known(dst.valid_rows, dst.valid_cols)) return;
     if (all_known(src.valid_rows, src.valid_cols) && (src.valid_rows != dst.valid_rows || src.valid_cols != dst.valid_cols))
-        report(sink, "RUN_VALID_SHAPE", "src", "valid shape differs from dst's", shape_text(dst.valid_rows, dst.valid_cols),
-               shape_text(src.valid_rows, src.valid_cols));
+        report(sink, "RUN_VALID_SHAPE", "src", "valid shape differs from dst's", extent_text(dst.valid_rows, dst.valid_cols),
+               extent_text(src.valid_rows, src.valid_cols));
     for (const auto& [t, name] : {operands[2], operands[3]})
         if (all_known(t->valid_rows, t->valid_cols) && (t->valid_rows < dst.valid_rows || t->valid_cols < 1))
             report(sink, "RUN_VALID_SHAPE", name, "a parameter for each of dst's valid rows",
-                   "at least " + shape_text(dst.valid_rows, 1), shape_text(t->valid_rows, t->valid_cols));
+                   "at least " + extent_text(dst.valid_rows, 1), extent_text(t->valid_rows, t->valid_cols));
 }
 
 void tdequant(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& scale_tile, const TileDesc& offset_tile)

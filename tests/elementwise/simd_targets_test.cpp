@@ -46,3 +46,49 @@ TEST(SimdTargets, EveryTargetThisCpuRunsGivesTheReferenceBits)
     }
     hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
+
+// Integer quotients go through floating point on the vector targets: every pair of the type's special
+// values (0, +-1, the ends, their neighbours) and random pairs, in every lane position, on every target.
+template <typename T>
+void check_integer_quotients(std::mt19937& rng, const std::string& target)
+{
+    using L = std::numeric_limits<T>;
+    std::vector<T> special{0, 1, 2, 3, 7, L::max(), static_cast<T>(L::max() - 1), L::min(), static_cast<T>(L::min() + 1)};
+    if constexpr (std::is_signed_v<T>) special.insert(special.end(), {-1, -2, -3, -7});
+    std::vector<T> a, b;
+    for (T x : special) {
+        for (T y : special) a.push_back(x), b.push_back(y);
+    }
+    for (int i = 0; i < 1000; ++i) {
+        a.push_back(random_value<T>(rng));
+        b.push_back(i % 2 ? random_value<T>(rng) : static_cast<T>(1 + rng() % 300));
+    }
+    std::vector<T> q(a.size());
+    const auto row = [](std::vector<T>& values) {
+        TileDesc d;
+        d.data = reinterpret_cast<std::byte*>(values.data());
+        d.dtype = Elem<T>::dtype;
+        d.rows = d.valid_rows = 1;
+        d.cols = d.valid_cols = static_cast<int32_t>(values.size());
+        return d;
+    };
+    ScopedChecked fast(false);  // zero divisors have their defined quotients
+    engine::tdiv(row(q), row(a), row(b));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_EQ(q[i], reference<T>(Arith::Div, a[i], b[i])) << target << ": " << +a[i] << " / " << +b[i];
+    }
+}
+
+TEST(SimdTargets, EveryTargetDividesIntegersAsTheReference)
+{
+    std::mt19937 rng(43);
+    for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        const std::string name = hwy::TargetName(target);
+        check_integer_quotients<int16_t>(rng, name);
+        check_integer_quotients<uint16_t>(rng, name);
+        check_integer_quotients<int32_t>(rng, name);
+        check_integer_quotients<uint32_t>(rng, name);
+    }
+    hwy::SetSupportedTargetsForTest(0);
+}

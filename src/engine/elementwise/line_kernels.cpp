@@ -100,14 +100,49 @@ struct Vector<Mul> {
     }
 };
 
+// Integer quotients as Div's functor defines them (saturating_quotient): the exact quotient of the
+// operands widened to floating point, truncated by a saturating conversion. The widened quotient is
+// never off by enough to cross an integer: 16-bit operands divide in float, 32-bit ones in double,
+// each with more than twice the operands' bits. A zero divisor gives an infinity, which saturates to
+// the dividend's end; 0 / 0 is a NaN, set to 0 here. Not on the one-lane target, which has no halves.
+#if HWY_TARGET != HWY_SCALAR
+template <class D, class V>
+HWY_INLINE V saturated_quotient(D d, V a, V b)
+{
+    const hn::Half<D> dh;
+    const auto half_quotient = [](auto dh, auto a, auto b) HWY_ATTR {
+        if constexpr (sizeof(hn::TFromD<decltype(dh)>) == 4) {
+            const hn::Rebind<double, decltype(dh)> dd;
+            return hn::DemoteTo(dh, hn::Div(hn::PromoteTo(dd, a), hn::PromoteTo(dd, b)));
+        } else {
+            const hn::Rebind<int32_t, decltype(dh)> di;
+            const hn::Rebind<float, decltype(dh)> df;
+            const auto wide = [&](auto x) HWY_ATTR { return hn::ConvertTo(df, hn::PromoteTo(di, x)); };
+            return hn::DemoteTo(dh, hn::ConvertTo(di, hn::Div(wide(a), wide(b))));
+        }
+    };
+    const auto q = hn::Combine(d, half_quotient(dh, hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                               half_quotient(dh, hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+    const auto zero = hn::Zero(d);
+    return hn::IfThenZeroElse(hn::And(hn::Eq(a, zero), hn::Eq(b, zero)), q);
+}
+#endif
+
+// Integers: int16, uint16 and int32 (Highway 1.0.3 widens no uint32 to double), on targets with more
+// than one lane.
 template <>
 struct Vector<Div> {
     template <typename T>
-    static constexpr bool kFor = kFloat<T>;
+    static constexpr bool kFor =
+        kFloat<T> || (HWY_TARGET != HWY_SCALAR &&
+                      (std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t>));
     template <class D, class V>
-    static V apply(D, V a, V b)
+    static V apply([[maybe_unused]] D d, V a, V b)
     {
-        return hn::Div(a, b);
+        if constexpr (hwy::IsFloat<hn::TFromD<D>>()) return hn::Div(a, b);
+#if HWY_TARGET != HWY_SCALAR
+        else return saturated_quotient(d, a, b);
+#endif
     }
 };
 

@@ -1,6 +1,7 @@
-// The kernels are compiled for every SIMD target Highway knows and one is picked at run time. They add
-// and multiply without fusing, so every target must give the very same bits (results do not depend on
-// the host CPU), and every target, those without AVX-512 included, stays within the documented bounds.
+// The kernels are compiled for every SIMD target Highway knows and one is picked at run time. Float
+// lanes fuse multiply-adds (with the FMA instruction, or exactly emulated on targets without it) and
+// double lanes never do, so every target must give the very same bits (results do not depend on the
+// host CPU), and every target, those without AVX-512 included, stays within the documented bounds.
 #include "support.hpp"
 
 #include <hwy/targets.h>

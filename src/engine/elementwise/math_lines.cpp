@@ -6,8 +6,9 @@
 //   log  x = 2^k m, m in [sqrt(1/2), sqrt(2)), f = m - 1, s = f / (2 + f); log(1 + f) = 2 atanh(s)
 //        = f - f^2/2 + s (f^2/2 + R) exactly, R the tail of the atanh series in s^2; log x = k ln2 + log m.
 //   pow  exp(y log|x|) in double, then C's special cases.
-// Only multiplies and adds (no fused multiply-add, which targets before AVX2 lack), so every target
-// gives the same bits.
+// Float lanes (DEFAULT) use fused multiply-adds, emulated exactly where the target has no FMA
+// instruction; double lanes (HIGH_PRECISION) multiply and add separately. Every target thus gives the
+// same bits.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "engine/elementwise/math_lines.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -18,6 +19,7 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "engine/simd/float16_bits-inl.hpp"
 #include "engine/elementwise/math_lines.hpp"
@@ -133,53 +135,143 @@ HWY_INLINE Vec<D> default_nan(D d)
     return hn::BitCast(d, hn::Set(du, Ieee<T>::kDefaultNaN));
 }
 
+// Double lanes rounded to float ones. Highway's portable targets saturate a value beyond the float
+// range to the largest float instead of rounding it to infinity; a C++ conversion rounds as the
+// hardware one does.
+template <class DF>
+HWY_INLINE Vec<DF> round_to_float(DF df, Vec<hn::Rebind<double, DF>> v)
+{
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+    const hn::Rebind<double, DF> dd;
+    double wide[HWY_MAX_BYTES / sizeof(double)];
+    float narrow[HWY_MAX_BYTES / sizeof(double)];
+    hn::StoreU(v, dd, wide);
+    for (size_t i = 0; i < hn::Lanes(dd); ++i) narrow[i] = static_cast<float>(wide[i]);
+    return hn::LoadU(df, narrow);
+#else
+    return hn::DemoteTo(df, v);
+#endif
+}
+
+// a * b + c of floats widened to double, rounded once to float: the product is exact in double, the
+// sum is rounded to odd (an inexact sum gets the neighbour whose last bit is set, found from its exact
+// error), and rounding that to float is then correct, as 53 bits are more than 24 + 1.
+template <class DF>
+HWY_INLINE Vec<DF> fused_in_double(DF df, Vec<DF> a, Vec<DF> b, Vec<DF> c)
+{
+    const hn::Rebind<double, DF> dd;
+    const hn::RebindToSigned<decltype(dd)> di;
+    const auto product = hn::Mul(hn::PromoteTo(dd, a), hn::PromoteTo(dd, b));
+    const auto addend = hn::PromoteTo(dd, c);
+    const auto sum = hn::Add(product, addend);
+    const auto moved = hn::Sub(sum, product);
+    const auto error = hn::Add(hn::Sub(product, hn::Sub(sum, moved)), hn::Sub(addend, moved));
+    const auto sum_bits = hn::BitCast(di, sum);
+    const auto inexact_even = hn::And(hn::And(hn::Ne(error, hn::Zero(dd)), hn::IsFinite(error)),
+                                      hn::RebindMask(dd, hn::Eq(hn::And(sum_bits, hn::Set(di, 1)), hn::Zero(di))));
+    // One step away from zero when the error has the sum's sign, towards it otherwise.
+    const auto same_sign = hn::Eq(hn::CopySign(error, sum), error);
+    const auto step = hn::IfThenElse(hn::RebindMask(di, same_sign), hn::Set(di, 1), hn::Set(di, -1));
+    const auto odd = hn::BitCast(dd, hn::Add(sum_bits, step));
+    return round_to_float(df, hn::IfThenElse(inexact_even, odd, sum));
+}
+
+// a * b + c. Float lanes fuse, rounding once: the FMA instruction where the target has one, the same
+// result through double elsewhere. Double lanes multiply, then add.
+template <class D>
+HWY_INLINE Vec<D> multiply_add(D d, Vec<D> a, Vec<D> b, Vec<D> c)
+{
+    if constexpr (!std::is_same_v<hn::TFromD<D>, float>) {
+        return hn::Add(hn::Mul(a, b), c);
+    } else if constexpr (HWY_NATIVE_FMA) {
+        return hn::MulAdd(a, b, c);
+    } else {
+#if HWY_TARGET == HWY_SCALAR
+        return fused_in_double(d, a, b, c);
+#else
+        const hn::Half<D> dh;
+        return hn::Combine(d, fused_in_double(dh, hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
+                           fused_in_double(dh, hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c)));
+#endif
+    }
+}
+
+// x = k ln2 + r, and e^r: the part of e^x that all inputs share.
+template <class D>
+struct ExpReduced {
+    Vec<D> k, power_of_r;
+};
+
+template <class D>
+HWY_INLINE ExpReduced<D> exp_reduce(D d, Vec<D> x)
+{
+    using T = hn::TFromD<D>;
+    using C = Ieee<T>;
+    const auto k = round_to_integer(d, hn::Mul(x, hn::Set(d, static_cast<T>(1.442695040888963407359924681L))));
+    const auto r = multiply_add(d, hn::Neg(k), hn::Set(d, C::kLn2Lo), hn::Sub(x, hn::Mul(k, hn::Set(d, C::kLn2Hi))));
+    static constexpr auto c = inverse_factorials<T, C::kExpDegree>();
+    auto p = hn::Set(d, c[C::kExpDegree]);
+    for (int n = C::kExpDegree - 1; n >= 0; --n) p = multiply_add(d, p, r, hn::Set(d, c[n]));
+    return {k, p};
+}
+
 // e^x for every x but NaN.
 template <class D>
 HWY_INLINE Vec<D> exp_of_number(D d, Vec<D> x)
 {
     using T = hn::TFromD<D>;
-    using C = Ieee<T>;
     // e^-110 and e^100 are 0 and infinity in float after rounding; within these bounds 2^k is two
     // factors of normal floats, so underflow and overflow happen once, in the last product.
     const auto clamped = hn::Min(hn::Max(x, hn::Set(d, T{-110})), hn::Set(d, T{100}));
-    const auto k = round_to_integer(d, hn::Mul(clamped, hn::Set(d, static_cast<T>(1.442695040888963407359924681L))));
-    const auto r = hn::Sub(hn::Sub(clamped, hn::Mul(k, hn::Set(d, C::kLn2Hi))), hn::Mul(k, hn::Set(d, C::kLn2Lo)));
-    static constexpr auto c = inverse_factorials<T, C::kExpDegree>();
-    auto p = hn::Set(d, c[C::kExpDegree]);
-    for (int n = C::kExpDegree - 1; n >= 0; --n) p = hn::Add(hn::Mul(p, r), hn::Set(d, c[n]));
+    const auto [k, p] = exp_reduce(d, clamped);
     const auto k_half = round_to_integer(d, hn::Mul(k, hn::Set(d, T{0.5})));
     return hn::Mul(hn::Mul(p, exp2_of_integer(d, k_half)), exp2_of_integer(d, hn::Sub(k, k_half)));
+}
+
+// Whether every lane's e^x is a normal number (as for the inputs a kernel mostly sees), so that it is
+// e^r with k added to its exponent: the same bits exp_of_number gives them, in fewer steps.
+template <class D>
+HWY_INLINE bool exp_all_normal(D d, Vec<D> x)
+{
+    using T = hn::TFromD<D>;
+    // |k| <= 125 for float, and e^r >= 2^-1/2: 2^-126 at least.
+    constexpr T kLargestK = std::numeric_limits<T>::max_exponent - 3;
+    return hn::AllTrue(d, hn::Lt(hn::Abs(x), hn::Set(d, kLargestK * static_cast<T>(0.69314718055994530942L))));
 }
 
 template <class D>
 HWY_INLINE Vec<D> exp_of(D d, Vec<D> x)
 {
+    if (exp_all_normal(d, x)) {
+        const hn::RebindToUnsigned<D> du;
+        const auto [k, p] = exp_reduce(d, x);
+        const auto k_in_exponent = hn::ShiftLeft<Ieee<hn::TFromD<D>>::kFractionBits>(
+            hn::BitCast(du, hn::Add(k, rounding_shift(d))));
+        return hn::BitCast(d, hn::Add(hn::BitCast(du, p), k_in_exponent));
+    }
     return hn::IfThenElse(hn::IsNaN(x), hn::Add(x, x), exp_of_number(d, x));
 }
 
-// log x for finite x > 0, normal or subnormal.
+// log x for finite x > 0, x already scaled into the normal range; `bias` is the exponent bias plus
+// the binades the scaling added.
 template <class D>
-HWY_INLINE Vec<D> log_of_positive(D d, Vec<D> x)
+HWY_INLINE Vec<D> log_of_scaled(D d, Vec<D> x, Vec<D> bias)
 {
     using T = hn::TFromD<D>;
     using C = Ieee<T>;
     using Bits = typename C::Bits;
     constexpr int F = C::kFractionBits;
     const hn::RebindToUnsigned<D> du;
-    const Bits one_bits = C::kBias << F;
     const Bits sqrt_half_bits = C::kSqrtHalfBits;
-
+    const Bits one_bits = C::kBias << F;
     const auto two_pow_f = hn::Set(d, static_cast<T>(Bits{1} << F));
-    const auto subnormal = hn::Lt(x, hn::BitCast(d, hn::Set(du, Bits{1} << F)));
-    const auto scaled = hn::IfThenElse(subnormal, hn::Mul(x, two_pow_f), x);
     // Offsetting the bits by those of 1 - sqrt(1/2) makes the exponent field count binades from
     // sqrt(1/2) rather than from 1; the fraction then rebuilds m in [sqrt(1/2), sqrt(2)).
-    const auto bits = hn::Add(hn::BitCast(du, scaled), hn::Set(du, one_bits - sqrt_half_bits));
+    const auto bits = hn::Add(hn::BitCast(du, x), hn::Set(du, one_bits - sqrt_half_bits));
     const auto m = hn::BitCast(
         d, hn::Add(hn::And(bits, hn::Set(du, (Bits{1} << F) - 1)), hn::Set(du, sqrt_half_bits)));
     // The exponent field as a number: OR-ed into the fraction of 2^F, which is then subtracted.
     const auto field = hn::Sub(hn::BitCast(d, hn::Or(hn::ShiftRight<F>(bits), hn::BitCast(du, two_pow_f))), two_pow_f);
-    const auto bias = hn::IfThenElse(subnormal, hn::Set(d, static_cast<T>(C::kBias + F)), hn::Set(d, static_cast<T>(C::kBias)));
     const auto k = hn::Sub(field, bias);
 
     const auto f = hn::Sub(m, hn::Set(d, T{1}));
@@ -188,19 +280,36 @@ HWY_INLINE Vec<D> log_of_positive(D d, Vec<D> x)
     const auto half_f2 = hn::Mul(hn::Mul(f, f), hn::Set(d, T{0.5}));
     static constexpr auto c = atanh_coefficients<T, C::kAtanhTerms>();
     auto tail = hn::Set(d, c[C::kAtanhTerms]);
-    for (int j = C::kAtanhTerms - 1; j >= 1; --j) tail = hn::Add(hn::Mul(tail, z), hn::Set(d, c[j]));
+    for (int j = C::kAtanhTerms - 1; j >= 1; --j) tail = multiply_add(d, tail, z, hn::Set(d, c[j]));
     tail = hn::Mul(tail, z);
     // k ln2_hi + (f - (f^2/2 - (s (f^2/2 + R) + k ln2_lo))): the small terms first.
-    const auto small = hn::Add(hn::Mul(s, hn::Add(half_f2, tail)), hn::Mul(k, hn::Set(d, C::kLn2Lo)));
+    const auto small = multiply_add(d, s, hn::Add(half_f2, tail), hn::Mul(k, hn::Set(d, C::kLn2Lo)));
     return hn::Add(hn::Mul(k, hn::Set(d, C::kLn2Hi)), hn::Sub(f, hn::Sub(half_f2, small)));
+}
+
+// log x for finite x > 0, normal or subnormal: a subnormal is first scaled by 2^F.
+template <class D>
+HWY_INLINE Vec<D> log_of_positive(D d, Vec<D> x)
+{
+    using T = hn::TFromD<D>;
+    using C = Ieee<T>;
+    constexpr int F = C::kFractionBits;
+    const hn::RebindToUnsigned<D> du;
+    const auto subnormal = hn::Lt(x, hn::BitCast(d, hn::Set(du, typename C::Bits{1} << F)));
+    const auto scaled = hn::IfThenElse(subnormal, hn::Mul(x, hn::Set(d, static_cast<T>(typename C::Bits{1} << F))), x);
+    const auto bias = hn::IfThenElse(subnormal, hn::Set(d, static_cast<T>(C::kBias + F)), hn::Set(d, static_cast<T>(C::kBias)));
+    return log_of_scaled(d, scaled, bias);
 }
 
 template <class D>
 HWY_INLINE Vec<D> log_of(D d, Vec<D> x)
 {
     using T = hn::TFromD<D>;
-    const auto zero = hn::Zero(d);
     const auto infinity = hn::Set(d, std::numeric_limits<T>::infinity());
+    // Every lane normal, positive and finite, as a kernel's inputs mostly are: the same bits in fewer steps.
+    const auto normal = hn::And(hn::Ge(x, hn::Set(d, std::numeric_limits<T>::min())), hn::Lt(x, infinity));
+    if (hn::AllTrue(d, normal)) return log_of_scaled(d, x, hn::Set(d, static_cast<T>(Ieee<T>::kBias)));
+    const auto zero = hn::Zero(d);
     auto y = log_of_positive(d, x);
     y = hn::IfThenElse(hn::Eq(x, zero), hn::Neg(infinity), y);
     y = hn::IfThenElse(hn::Lt(x, zero), default_nan(d), y);
@@ -260,24 +369,6 @@ struct Pow {
     template <class D>
     Vec<D> operator()(D d, Vec<D> x, Vec<D> y) const { return pow_of(d, x, y); }
 };
-
-// Double lanes rounded to float ones. Highway's portable targets saturate a value beyond the float
-// range to the largest float instead of rounding it to infinity; a C++ conversion rounds as the
-// hardware one does.
-template <class DF>
-HWY_INLINE Vec<DF> round_to_float(DF df, Vec<hn::Rebind<double, DF>> v)
-{
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-    const hn::Rebind<double, DF> dd;
-    double wide[HWY_MAX_BYTES / sizeof(double)];
-    float narrow[HWY_MAX_BYTES / sizeof(double)];
-    hn::StoreU(v, dd, wide);
-    for (size_t i = 0; i < hn::Lanes(dd); ++i) narrow[i] = static_cast<float>(wide[i]);
-    return hn::LoadU(df, narrow);
-#else
-    return hn::DemoteTo(df, v);
-#endif
-}
 
 // `Fn` in float lanes.
 template <class Fn>

@@ -8,7 +8,7 @@
 
 #include <pto/common/numeric.hpp>
 
-namespace pto {
+// In the global namespace, as the public library declares them (and in pto by using-declarations).
 
 // Whether T packs two elements in a byte.
 template <typename T>
@@ -41,4 +41,8 @@ inline void SetProperDataPart(T* buf, std::size_t offset, T value)
     }
 }
 
+namespace pto {
+using ::GetProperDataPart;
+using ::IsTwinType;
+using ::SetProperDataPart;
 }  // namespace pto

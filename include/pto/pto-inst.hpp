@@ -19,3 +19,11 @@
 #include <pto/intrinsics/sort.hpp>
 #include <pto/profile/target.hpp>
 #include <pto/runtime/diagnostic.hpp>
+
+#include <pto/common/pto_tile.hpp>
+#include <pto/cpu/TAssign.hpp>
+#include <pto/cpu/NPUMemoryModel.hpp>
+#if defined(__CPU_SIM)
+// The public library's CPU simulation adds the host runtime and the execution context.
+#include <pto/common/cpu_stub.hpp>
+#endif

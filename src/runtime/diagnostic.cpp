@@ -3,14 +3,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <mutex>
 
 namespace pto {
 
-std::string Diagnostic::format() const
+std::string Diagnostic::format(const char* severity) const
 {
     std::string out;
     if (!location.empty()) out += location + ": ";
-    out += "error[" + code + "]: ";
+    out += std::string(severity) + "[" + code + "]: ";
     if (!instruction.empty()) out += instruction + (operand.empty() ? ": " : " ");
     if (!operand.empty()) out += operand + ": ";
     out += message;
@@ -52,6 +53,33 @@ const bool kHandlerInstalled = (std::set_terminate(terminate_with_diagnostic), t
         if (const char* instr = current_instruction()) d.instruction = instr;
     }
     throw SimError(std::move(d));
+}
+
+namespace {
+std::mutex g_warnings_mutex;
+std::vector<Diagnostic> g_warnings;
+}  // namespace
+
+void warn(Diagnostic d)
+{
+    if (d.instruction.empty()) {
+        if (const char* instr = current_instruction()) d.instruction = instr;
+    }
+    std::lock_guard lock(g_warnings_mutex);
+    const std::string text = d.format("warning");
+    for (const Diagnostic& seen : g_warnings) {
+        if (seen.format("warning") == text) return;
+    }
+    std::fprintf(stderr, "ptosim: %s\n", text.c_str());
+    g_warnings.push_back(std::move(d));
+}
+
+const std::vector<Diagnostic>& warnings() { return g_warnings; }
+
+void clear_warnings()
+{
+    std::lock_guard lock(g_warnings_mutex);
+    g_warnings.clear();
 }
 
 }  // namespace runtime

@@ -64,6 +64,18 @@ RegionRegistry& regions()
     return *registry;
 }
 
+// Fresh content: zero in fast mode; poisoned and never written in checked mode.
+void make_fresh(Region& r)
+{
+    if (checked()) {
+        std::memset(r.base, static_cast<int>(kPoison), r.size);
+        r.written = std::make_unique<std::atomic<uint64_t>[]>((r.size + 63) / 64);
+    } else {
+        std::memset(r.base, 0, r.size);
+        r.written.reset();
+    }
+}
+
 std::unique_ptr<Region> make_region(std::size_t size, std::string name)
 {
     auto r = std::make_unique<Region>();
@@ -72,12 +84,7 @@ std::unique_ptr<Region> make_region(std::size_t size, std::string name)
     // Over-allocate so the base is 4 KiB aligned: tile alignment rules then hold on host addresses too.
     constexpr std::size_t kAlign = 4096;
     r->base = static_cast<std::byte*>(std::aligned_alloc(kAlign, (std::max<std::size_t>(size, 1) + kAlign - 1) / kAlign * kAlign));
-    if (checked()) {
-        std::memset(r->base, static_cast<int>(kPoison), size);
-        r->written = std::make_unique<std::atomic<uint64_t>[]>((size + 63) / 64);
-    } else {
-        std::memset(r->base, 0, size);
-    }
+    make_fresh(*r);
     regions().add(r.get());
     return r;
 }
@@ -121,13 +128,18 @@ constinit int g_checked = -1;                   // -1: not yet read from the env
 
 std::mutex g_core_mutex;
 std::unique_ptr<Core> g_default_core;
-thread_local Core* t_core = nullptr;
+thread_local Core* t_core = nullptr;             // the core of the block a launch runs
+thread_local int t_selected_target = -1;         // select_thread_target()
+thread_local std::unique_ptr<Core> t_selected_core;
 thread_local uint32_t t_block_idx = 0;
 thread_local uint32_t t_block_num = 1;
+thread_local uint32_t t_subblock_idx = 0;
+thread_local uint32_t t_subblock_num = 1;
 
 Core& current_core()
 {
     if (t_core) return *t_core;
+    if (t_selected_core) return *t_selected_core;
     std::lock_guard lock(g_core_mutex);
     if (!g_default_core) g_default_core = std::make_unique<Core>(make_core());
     return *g_default_core;
@@ -189,9 +201,24 @@ profile::Target active_target()
                   " and " + g_mismatch_tu + "); compile every kernel file with the same -DPTO_TARGET",
               std::string(first), std::string(other), ""});
     }
+    if (t_selected_target >= 0) return static_cast<profile::Target>(t_selected_target);
     if (g_override_target >= 0) return static_cast<profile::Target>(g_override_target);
     if (g_compiled_target >= 0) return static_cast<profile::Target>(g_compiled_target);
     return profile::Target::Cpu;
+}
+
+void select_thread_target(profile::Target t)
+{
+    const int compiled = g_override_target >= 0 ? g_override_target : g_compiled_target;
+    if (compiled >= 0 && compiled != static_cast<int>(profile::Target::Cpu) && compiled != static_cast<int>(t)) {
+        const auto kernels = profile::profile_of(static_cast<profile::Target>(compiled)).name;
+        fail({"RUN_TARGET_MISMATCH", "", "",
+              "the run selected an architecture its kernels were not compiled for; only the cpu profile takes "
+              "any",
+              std::string(kernels), std::string(profile::profile_of(t).name), ""});
+    }
+    t_selected_target = static_cast<int>(t);
+    t_selected_core = std::make_unique<Core>(make_core());
 }
 
 void set_target(profile::Target t)
@@ -207,7 +234,15 @@ const profile::Profile& active_profile() { return profile::profile_of(active_tar
 
 uint32_t block_idx() { return t_block_idx; }
 uint32_t block_num() { return t_block_num; }
-uint32_t subblock_idx() { return 0; }
+uint32_t subblock_idx() { return t_subblock_idx; }
+uint32_t subblock_num() { return t_subblock_num; }
+
+void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks)
+{
+    t_block_idx = block;
+    t_subblock_idx = subblock;
+    t_subblock_num = std::max<uint32_t>(subblocks, 1);
+}
 
 void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
 {
@@ -226,6 +261,24 @@ void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
     }
 }
 
+// --- the current core's memories ------------------------------------------------------------------
+
+std::byte* memory_base(TileType loc)
+{
+    if (loc == TileType::Ctrl || profile::capacity_of(active_profile(), loc) == 0) return nullptr;
+    return current_core().memory[static_cast<int>(loc)]->base;
+}
+
+uint64_t memory_size(TileType loc)
+{
+    return loc == TileType::Ctrl ? 0 : current_core().memory[static_cast<int>(loc)]->size;
+}
+
+void clear_memories()
+{
+    for (auto& region : current_core().memory) make_fresh(*region);
+}
+
 // --- tile addresses ------------------------------------------------------------------------------
 
 std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes)
@@ -238,6 +291,8 @@ std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes)
               "the " + std::string(prof.name) + " profile has no " + mem + " memory", "a location with capacity",
               mem, ""});
     }
+    const auto base = reinterpret_cast<uintptr_t>(current_core().memory[static_cast<int>(loc)]->base);
+    if (offset >= base && offset - base < cap) offset -= base;  // a host address inside the memory
     if (offset > cap || bytes > cap - offset) {
         fail({"RUN_TASSIGN_RANGE", "TASSIGN", "tile",
               "tile of " + std::to_string(bytes) + " bytes at offset " + hex(offset) + " ends past the end of " + mem +

@@ -391,10 +391,24 @@ TEST(TloadIllegal, LayoutPairs)
 {
     SmallLoad s;
     GlobalDesc g = s.desc();
-    g.layout = Layout::DN;  // DN tensor into a row-major tile
-    auto d = diagnostic_of([&] { engine::tload(s.tile, g); });
-    EXPECT_EQ(d.code, "LEGAL_GM_LAYOUT");
-    EXPECT_TRUE(mentions(d, "DN")) << d.message;
+    g.layout = Layout::DN;  // DN tensor into a row-major tile: no real target, the cpu profile only
+    EXPECT_EQ(diagnostic_of([&] { engine::tload(s.tile, g); }).code, "no error");
+    {  // checked mode tells a kernel meant for hardware
+        runtime::clear_warnings();
+        runtime::set_checked(true);
+        EXPECT_EQ(diagnostic_of([&] { engine::tload(s.tile, g); }).code, "no error");
+        runtime::set_checked(false);
+        ASSERT_EQ(runtime::warnings().size(), 1u);
+        EXPECT_EQ(runtime::warnings()[0].code, "WARN_CPU_ONLY");
+        EXPECT_TRUE(mentions(runtime::warnings()[0], "LEGAL_GM_LAYOUT")) << runtime::warnings()[0].message;
+        runtime::clear_warnings();
+    }
+    {
+        ScopedTarget a5(profile::Target::A5);
+        auto d = diagnostic_of([&] { engine::tload(s.tile, g); });
+        EXPECT_EQ(d.code, "LEGAL_GM_LAYOUT");
+        EXPECT_TRUE(mentions(d, "DN")) << d.message;
+    }
     // A Vec tile does not convert ND -> Nz; a Mat tile does.
     static_assert(
         !rules::gm_layout_ok(TileType::Vec, Layout::ND, BLayout::ColMajor, SLayout::RowMajor, 16, 16, DType::F16));
@@ -440,8 +454,12 @@ TEST(TloadIllegal, FractalConversionNeedsA2DTensor)
 TEST(TloadIllegal, LocationAndTypePerProfile)
 {
     SmallLoad s;
-    s.tile.loc = TileType::Acc;
-    EXPECT_EQ(diagnostic_of([&] { engine::tload(s.tile, s.desc()); }).code, "LEGAL_TLOAD_LOCATION");
+    s.tile.loc = TileType::Acc;  // loads into Acc: the cpu profile only
+    EXPECT_EQ(diagnostic_of([&] { engine::tload(s.tile, s.desc()); }).code, "no error");
+    {
+        ScopedTarget a2a3(profile::Target::A2A3);
+        EXPECT_EQ(diagnostic_of([&] { engine::tload(s.tile, s.desc()); }).code, "LEGAL_TLOAD_LOCATION");
+    }
     static_assert(!rules::tload_location_ok(TileType::Left));
 
     std::vector<uint8_t> host(4 * 64, 0x38);

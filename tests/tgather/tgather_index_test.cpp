@@ -391,7 +391,9 @@ TEST(TGatherIndexIllegal, EachRuleReportsItsCode)
     }
     {
         IndexCase c;
-        c.src.desc.dtype = c.dst.desc.dtype = DType::I8;
+        c.src.desc.dtype = c.dst.desc.dtype = DType::I8;  // 8-bit data: the cpu profile only
+        EXPECT_EQ(c.run().code, "no error");
+        ScopedTarget a5(profile::Target::A5);
         const Diagnostic d = c.run();
         EXPECT_EQ(d.code, "LEGAL_TGATHER_DATA_DTYPE");
         EXPECT_TRUE(mentions(d, "i8"));

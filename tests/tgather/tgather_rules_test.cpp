@@ -14,7 +14,10 @@ TEST(TGatherRules, IndexFormDataTypes)
 {
     static_assert(rules::tgather_data_dtype_ok(kA2A3, DType::BF16) && !rules::tgather_data_dtype_ok(kA5, DType::BF16));
     static_assert(rules::tgather_data_dtype_ok(kCpu, DType::BF16));
-    static_assert(!rules::tgather_data_dtype_ok(kCpu, DType::I8) && !rules::tgather_data_dtype_ok(kCpu, DType::I64));
+    // 8-bit data: the cpu profile only (the public CPU simulation's index form), never a2a3 or a5.
+    static_assert(rules::tgather_data_dtype_ok(kCpu, DType::I8) && rules::tgather_data_dtype_ok(kCpu, DType::U8));
+    static_assert(!rules::tgather_data_dtype_ok(kA2A3, DType::I8) && !rules::tgather_data_dtype_ok(kA5, DType::U8));
+    static_assert(!rules::tgather_data_dtype_ok(kCpu, DType::I64));
     for (const DType t : {DType::F32, DType::F16, DType::I16, DType::U16, DType::I32, DType::U32}) {
         EXPECT_TRUE(rules::tgather_data_dtype_ok(kA2A3, t) && rules::tgather_data_dtype_ok(kA5, t));
     }

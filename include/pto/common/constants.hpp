@@ -26,6 +26,21 @@ constexpr uint32_t B4_C0_SIZE = 64;
 constexpr int MX_COL_LEN = 2;
 constexpr int MX_ROW_LEN = 16;
 constexpr int MX_BLOCK_SIZE = 32;
+constexpr int FRACTAL_ZZ_ROW = 16;
+
+// Named small numbers of the public library's kernels.
+constexpr int NUM_1 = 1;
+constexpr int NUM_4 = 4;
+constexpr int NUM_8 = 8;
+constexpr int NUM_12 = 12;
+constexpr int NUM_16 = 16;
+constexpr int NUM_32 = 32;
+constexpr int NUM_64 = 64;
+constexpr int NUM_77 = 77;
+constexpr int NUM_96 = 96;
+constexpr int NUM_128 = 128;
+constexpr int NUM_256 = 256;
+constexpr int NUM_512 = 512;
 
 namespace TileConfig {
 constexpr int alignedSize = 32;

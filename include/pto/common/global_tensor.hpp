@@ -2,6 +2,7 @@
 // static (a template argument) or DYNAMIC (given at run time).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -55,6 +56,12 @@ struct Stride : detail::Extents5<S1, S2, S3, S4, S5> {
     static constexpr int64_t staticStride[5] = {S1, S2, S3, S4, S5};
 };
 
+// Shape(1, 1, 1, rows, cols) and Stride(...) from run-time values: every dimension DYNAMIC.
+template <typename... N>
+Shape(N...) -> Shape<>;
+template <typename... N>
+Stride(N...) -> Stride<>;
+
 template <typename Element_, typename Shape_, typename Stride_, Layout Layout_ = Layout::ND>
 struct GlobalTensor {
     using Shape = Shape_;
@@ -105,6 +112,18 @@ struct GlobalTensor {
         ((stride_.value[dims] = static_cast<int64_t>(values)), ...);
     }
 
+    // Element access through the strides: by element offset from data(), or by its five indices.
+    DType GetElement(std::size_t offset) const { return data_[offset]; }
+    DType GetElement(int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4) const
+    {
+        return data_[offset_of(i0, i1, i2, i3, i4)];
+    }
+    void SetElement(std::size_t offset, const DType& value) { data_[offset] = value; }
+    void SetElement(int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4, const DType& value)
+    {
+        data_[offset_of(i0, i1, i2, i3, i4)] = value;
+    }
+
     // TASSIGN(tensor, pointer)
     void assign_pointer(DType* p) { data_ = p; }
 
@@ -122,6 +141,12 @@ struct GlobalTensor {
     }
 
 private:
+    int64_t offset_of(int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4) const
+    {
+        return i0 * stride_.get(0) + i1 * stride_.get(1) + i2 * stride_.get(2) + i3 * stride_.get(3) +
+               i4 * stride_.get(4);
+    }
+
     DType* data_ = nullptr;
     Shape shape_{};
     Stride stride_{};

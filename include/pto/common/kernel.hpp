@@ -9,7 +9,7 @@
 inline int64_t get_block_idx() { return pto::runtime::block_idx(); }
 inline int64_t get_block_num() { return pto::runtime::block_num(); }
 inline int64_t get_subblockid() { return pto::runtime::subblock_idx(); }
-inline int64_t get_subblockdim() { return 1; }
+inline int64_t get_subblockdim() { return pto::runtime::subblock_num(); }
 
 namespace pto::sim {
 

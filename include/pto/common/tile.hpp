@@ -120,6 +120,12 @@ struct Tile {
     }
     TileDType data() const { return const_cast<Tile*>(this)->data(); }
 
+    static constexpr uint64_t GetSizeInBytes() { return SizeInBytes; }
+
+    // Whether the K dimension of a matrix-multiply operand is already padded to its alignment.
+    void SetKAligned(bool aligned) { kAligned_ = aligned; }
+    bool GetKAligned() const { return kAligned_; }
+
     // Element at a storage offset (in elements), as the device's scalar unit reads it.
     DType GetValue(uint32_t offset) const { return data()[offset]; }
     void SetValue(uint32_t offset, DType value)
@@ -167,6 +173,7 @@ private:
     std::shared_ptr<std::byte> storage_;  // automatic storage, shared by copies of this tile
     unsigned validRows_ = Rows;
     unsigned validCols_ = Cols;
+    bool kAligned_ = false;
 };
 
 template <typename Element_, int Rows_, int Cols_, int RowValid_ = Rows_, int ColValid_ = Cols_>

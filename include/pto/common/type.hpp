@@ -37,6 +37,19 @@
 #ifndef __tf__
 #define __tf__
 #endif
+#ifndef __fbuf__
+#define __fbuf__
+#endif
+#ifndef __biasbuf__
+#define __biasbuf__
+#endif
+// Direction tags of kernel pointer parameters (`__gm__ T __in__ *src`), for readers only.
+#ifndef __in__
+#define __in__
+#endif
+#ifndef __out__
+#define __out__
+#endif
 #ifndef PTO_INLINE
 #define PTO_INLINE inline
 #endif
@@ -116,6 +129,7 @@ enum class AtomicType : uint8_t { AtomicNone = 0, AtomicAdd = 1 };
 enum class PadValue : uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3, CustomBase = 0x100000000ULL };
 
 enum class SaturationMode : uint8_t { ON = 0, OFF = 1 };
+enum class TFillPadMode : uint8_t { Normal = 0, InPlace = 1, Expand = 2 };
 
 enum class CompactMode { Null, Normal, RowPlusOne, RowAlignedPadding };
 enum class SetFmatrixMode { FMATRIX_A_AUTO, FMATRIX_B_AUTO, FMATRIX_A_MANUAL, FMATRIX_B_MANUAL };
@@ -153,6 +167,12 @@ constexpr int DIM_3 = 3;
 constexpr int DIM_4 = 4;
 constexpr int TOTAL_DIM = 5;
 }  // namespace GlobalTensorDim
+
+// TRANDOM's key and counter words.
+constexpr int PTO_RANDOM_KEY_SIZE = 2;
+constexpr int PTO_RANDOM_COUNTER_SIZE = 4;
+using TRandomKey = uint32_t[PTO_RANDOM_KEY_SIZE];
+using TRandomCounter = uint32_t[PTO_RANDOM_COUNTER_SIZE];
 
 constexpr uint16_t SYNC_AIC_FLAG = 11;
 constexpr uint16_t SYNC_AIV_FLAG = 12;

@@ -7,7 +7,9 @@
 #include <string>
 #include <utility>
 
+#include <pto/profile/profile.hpp>
 #include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
 
 namespace pto::engine {
 
@@ -34,6 +36,33 @@ class StopAtFirstFinding final : public LegalitySink {
 public:
     void report(Diagnostic finding) override;
 };
+
+// Keeps the first finding only.
+class FirstFinding final : public LegalitySink {
+public:
+    void report(Diagnostic finding) override
+    {
+        if (!found) first = std::move(finding), found = true;
+    }
+    Diagnostic first;
+    bool found = false;
+};
+
+// Checked mode, cpu profile: when `check(profile, sink)`, which the cpu profile passed, fails on both
+// real targets, warns WARN_CPU_ONLY naming the rule a5 breaks, so that a kernel meant for hardware learns it.
+template <typename Check>
+void warn_if_cpu_only(const profile::Profile& p, Check&& check)
+{
+    if (p.target != profile::Target::Cpu || !runtime::checked()) return;
+    FirstFinding a2a3, a5;
+    check(profile::kA2A3, a2a3);
+    check(profile::kA5, a5);
+    if (!a2a3.found || !a5.found) return;
+    runtime::warn({"WARN_CPU_ONLY", "", a5.first.operand,
+                   "accepted by the cpu profile only; a2a3 and a5 reject it (" + a5.first.code + ": " +
+                       a5.first.message + ")",
+                   a5.first.expected, a5.first.actual, ""});
+}
 
 // A valid extent, view extent or stride that only the run knows (a `?` of a PTO-AS type). A rule that
 // reads one is skipped; the run checks it. Run-time descriptors never hold it.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <pto/common/conv_tile.hpp>
 #include <pto/common/event.hpp>
 #include <pto/common/global_tensor.hpp>
 #include <pto/common/tile.hpp>
@@ -18,7 +19,7 @@ inline void TASSIGN(T& object, AddrT address)
     if constexpr (is_global_data_v<T>) {
         object.assign_pointer(reinterpret_cast<typename T::DType*>(address));
     } else {
-        static_assert(is_tile_data_v<T>, "TASSIGN takes a Tile or a GlobalTensor");
+        static_assert(is_tile_data_v<T> || is_conv_tile_v<T>, "TASSIGN takes a Tile, a ConvTile or a GlobalTensor");
         static_assert(std::is_integral_v<AddrT>, "a tile's TASSIGN address is a byte offset into its memory");
         object.assign_offset(static_cast<uint64_t>(address));
     }

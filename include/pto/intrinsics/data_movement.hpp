@@ -25,7 +25,7 @@ constexpr void static_check_global_transfer()
     static_assert(TileData::Loc == TileType::Acc ||
                       rules::element_size_match(tile_type, engine::dtype_of<typename GlobalData::DType>),
                   "LEGAL_GM_ELEMENT_SIZE: the tile's and the global tensor's element types must have one size");
-    static_assert(rules::gm_layout_ok(TileData::Loc, GlobalData::layout, TileData::BFractal, TileData::SFractal,
+    static_assert(rules::gm_layout_ok(profile::kProfile, TileData::Loc, GlobalData::layout, TileData::BFractal, TileData::SFractal,
                                       TileData::Rows, TileData::Cols, tile_type),
                   "LEGAL_GM_LAYOUT: unsupported (global layout, tile layout) pair: ND<->row-major, DN<->col-major, "
                   "NZ<->Nz; Mat tiles also ND<->Nz and DN<->Zn; 64-bit elements ND/DN only");
@@ -100,7 +100,8 @@ PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events
     static_assert(is_global_data_v<GlobalData>, "TLOAD loads from a GlobalTensor");
     constexpr auto& target = profile::kProfile;
     constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
-    static_assert(rules::tload_location_ok(TileData::Loc), "LEGAL_TLOAD_LOCATION: TLOAD loads into Vec or Mat tiles");
+    static_assert(rules::tload_location_ok(target, TileData::Loc),
+                  "LEGAL_TLOAD_LOCATION: TLOAD loads into Vec or Mat tiles (on cpu also Acc tiles)");
     static_assert(rules::tload_dtype_ok(target, tile_type),
                   "LEGAL_TLOAD_DTYPE: PTO_TARGET does not load this element type");
     static_assert(rules::tload_pad_ok(target, tile_type, TileData::PadVal),

@@ -1,7 +1,9 @@
 // Legality rules of the data-movement family (TLOAD, TSTORE, TMOV), one constexpr predicate per rule.
 // The intrinsics check them in static_assert for PTO_TARGET; the engine checks the same predicates
 // at run time for the active profile. Each predicate names the rule code it decides. The cpu
-// profile accepts whatever any real target accepts.
+// profile accepts whatever any real target accepts, and what the public CPU simulation accepts
+// besides (loads into Acc tiles, ND/DN tensors with any tile arrangement, Mat->Vec moves, Acc moves
+// that keep f16/bf16); checked mode warns (WARN_CPU_ONLY) where only cpu accepts.
 #pragma once
 
 #include <cstdint>
@@ -54,10 +56,14 @@ constexpr bool tload_dtype_ok(const profile::Profile& p, DType t)
     return p.target == profile::Target::A2A3 ? is_base_movable(t) : is_whole_byte(t);
 }
 
-// Rule LEGAL_TLOAD_LOCATION: a load lands in a Vec or a Mat tile.
+// Rule LEGAL_TLOAD_LOCATION: a load lands in a Vec or a Mat tile (on cpu also an Acc tile).
 constexpr bool tload_location_ok(TileType loc)
 {
     return loc == TileType::Vec || loc == TileType::Mat;
+}
+constexpr bool tload_location_ok(const profile::Profile& p, TileType loc)
+{
+    return tload_location_ok(loc) || (p.target == profile::Target::Cpu && loc == TileType::Acc);
 }
 
 // Rule LEGAL_TLOAD_PAD: A5 pads 64-bit integer tiles only with Null or Zero.
@@ -149,6 +155,25 @@ constexpr bool gm_layout_ok(TileType loc, Layout global, BLayout b, SLayout s, i
            ((global == Layout::ND && a == TileArrangement::NZ) || (global == Layout::DN && a == TileArrangement::ZN));
 }
 
+// Rule LEGAL_GM_LAYOUT on a profile: the cpu profile also moves an ND or DN tensor to and from any
+// tile arrangement, folding the tensor as the tile's major order reads it (see gm_fold_layout).
+constexpr bool gm_layout_ok(const profile::Profile& p, TileType loc, Layout global, BLayout b, SLayout s, int rows,
+                            int cols, DType t)
+{
+    return gm_layout_ok(loc, global, b, s, rows, cols, t) ||
+           (p.target == profile::Target::Cpu && (global == Layout::ND || global == Layout::DN));
+}
+
+// The layout by which a transfer folds its tensor into rows and columns: the tensor's own, except
+// for an ND or DN tensor paired with a tile no real target pairs it with, which folds as the tile's
+// major order reads it (row-major: ND, column-major: DN).
+constexpr Layout gm_fold_layout(TileType loc, Layout global, BLayout b, SLayout s, int rows, int cols, DType t)
+{
+    if (gm_layout_ok(loc, global, b, s, rows, cols, t) || (global != Layout::ND && global != Layout::DN))
+        return global;
+    return b == BLayout::RowMajor ? Layout::ND : Layout::DN;
+}
+
 // Rule LEGAL_GM_FRACTAL: the ND->NZ and DN->ZN conversions take a 2-D tensor (outer dimensions 0..2
 // of extent 1; DYNAMIC counts as unknown here and is checked at run time) and 512-byte fractals.
 constexpr bool gm_fractal_conversion_ok(Layout global, BLayout b, SLayout s, int fractal_bytes, int64_t dim0,
@@ -200,7 +225,7 @@ constexpr bool tmov_location_ok(const profile::Profile& p, TileType src, TileTyp
     switch (p.target) {
         case profile::Target::A2A3: return a2a3;
         case profile::Target::A5: return a5;
-        default: return a2a3 || a5;
+        default: return a2a3 || a5 || (src == TileType::Mat && dst == TileType::Vec);
     }
 }
 
@@ -244,7 +269,9 @@ constexpr bool tmov_dtype_ok(const profile::Profile& p, TileType src_loc, TileTy
         case profile::Target::A5: return detail::tmov_dtype_a5(src_loc, dst_loc, src, dst);
         default:
             return detail::tmov_dtype_a2a3(src_loc, dst_loc, src, dst) ||
-                   detail::tmov_dtype_a5(src_loc, dst_loc, src, dst);
+                   detail::tmov_dtype_a5(src_loc, dst_loc, src, dst) ||
+                   (src_loc == TileType::Acc && src == dst && (src == DType::F16 || src == DType::BF16)) ||
+                   (src_loc == TileType::Mat && dst_loc == TileType::Vec && src == dst);
     }
 }
 

@@ -56,10 +56,12 @@ constexpr bool tgather_layout_ok(BLayout b, SLayout s) { return b == BLayout::Ro
 // --- index form: dst(i, j) = src0[indices(i, j)] -------------------------------------------------
 
 // Rule LEGAL_TGATHER_DATA_DTYPE: A2/A3 gathers any 16- or 32-bit element; A5 int16, uint16, int32,
-// uint32, half and float.
+// uint32, half and float; cpu also 8-bit integers, as the public CPU simulation does.
 constexpr bool tgather_data_dtype_ok(const profile::Profile& p, engine::DType t)
 {
-    return gather_detail::on_profile(p, gather_detail::is_b16_or_b32(t), gather_detail::is_lane_type(t));
+    const bool cpu_only = p.target == profile::Target::Cpu && (t == engine::DType::I8 || t == engine::DType::U8);
+    return cpu_only ||
+           gather_detail::on_profile(p, gather_detail::is_b16_or_b32(t), gather_detail::is_lane_type(t));
 }
 
 // Rule LEGAL_TGATHER_INDICES_DTYPE: A2/A3 takes int32 or uint32 indices; A5 also int16 and uint16.

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace pto {
 
@@ -16,7 +17,7 @@ struct Diagnostic {
     std::string location;     // file:line:col when known
 
     // "location: error[CODE]: INSTR operand: message — expected X, got Y"
-    std::string format() const;
+    std::string format(const char* severity = "error") const;  // severity replaces "error"
 };
 
 // Thrown by the runtime when a run finds an error. A kernel binary that does not catch it exits with
@@ -32,6 +33,11 @@ private:
 
 namespace runtime {
 [[noreturn]] void fail(Diagnostic d);
+// A finding that does not stop the run: printed once per distinct message to standard error as
+// "ptosim: warning[CODE]: ..." and kept in warnings().
+void warn(Diagnostic d);
+const std::vector<Diagnostic>& warnings();
+void clear_warnings();
 // The instruction currently executing (for diagnostics raised below it); null outside one.
 const char* current_instruction();
 

@@ -28,12 +28,30 @@ const profile::Profile& active_profile();
 uint32_t block_idx();
 uint32_t block_num();
 uint32_t subblock_idx();
+uint32_t subblock_num();
+// Makes the calling thread run as `block`, sub-block `subblock` of `subblocks` (what a harness that
+// drives its own threads sets); get_block_idx(), get_subblockid() and get_subblockdim() answer with it.
+void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks);
 // Runs body(blockIdx) for every block, each with fresh, poisoned core memories.
 void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx);
+
+// --- run-time architecture selection (pto::NPUMemoryModel::Initialize) -----------------------------
+// Selects, for the calling thread, the target whose capacities its core memories have (fresh ones)
+// and whose rules the run-time checks apply. Under the cpu profile any target may be selected; under
+// a2a3 or a5 only the compiled one: another is RUN_TARGET_MISMATCH.
+void select_thread_target(profile::Target t);
+// The calling thread's current core memory of `loc` (nullptr if the profile has none) and its size.
+std::byte* memory_base(TileType loc);
+uint64_t memory_size(TileType loc);
+// Makes every memory of the calling thread's current core fresh again (zero; poisoned and never
+// written in checked mode).
+void clear_memories();
 
 // --- tile addresses ------------------------------------------------------------------------------
 // Address of `bytes` bytes at `offset` in the on-chip memory of `loc`. Always range-checked (an
 // out-of-range TASSIGN is RUN_TASSIGN_RANGE, never a wild write); alignment checked in checked mode.
+// An `offset` that is the host address of a byte of that memory (a pointer a tile's data() returned)
+// binds the tile there, as an alias.
 std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes);
 
 // Storage for a tile that was never TASSIGNed: owned by the tile (shared between its copies).

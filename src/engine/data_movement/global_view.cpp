@@ -1,5 +1,6 @@
 #include "engine/data_movement/global_view.hpp"
 
+#include <pto/profile/rules_data_movement.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -101,6 +102,14 @@ int64_t GlobalView::col_offset(int64_t c) const
         c /= shape_[2];
     }
     return offset + (c % shape_[1]) * stride_[1] + (c / shape_[1]) * stride_[0];
+}
+
+GlobalDesc folded_for(const GlobalDesc& g, const TileDesc& tile)
+{
+    GlobalDesc folded = g;
+    folded.layout =
+        rules::gm_fold_layout(tile.loc, g.layout, tile.blayout, tile.slayout, tile.rows, tile.cols, tile.dtype);
+    return folded;
 }
 
 void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const char* operand)

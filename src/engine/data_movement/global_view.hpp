@@ -49,6 +49,10 @@ private:
     int64_t cols_ = 0;
 };
 
+// `g` as a transfer with `tile` folds it (rules::gm_fold_layout): its own layout, except for an ND or DN
+// tensor paired (on the cpu profile only) with a tile arrangement no real target pairs it with.
+GlobalDesc folded_for(const GlobalDesc& g, const TileDesc& tile);
+
 // Validates `g` for a transfer of rows x cols elements (the tile's valid region) and fails with
 //   RUN_GLOBAL_SHAPE  a dimension below 1, or the region larger than the tensor's 2-D view,
 //   RUN_GLOBAL_STRIDE a negative stride,

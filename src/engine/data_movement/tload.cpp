@@ -27,7 +27,7 @@ void load_region(const TileDesc& dst, const dm::GlobalView& view)
 
 void check_tload(const profile::Profile& profile, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink)
 {
-    if (!rules::tload_location_ok(dst.loc)) {
+    if (!rules::tload_location_ok(profile, dst.loc)) {
         dm::report_rule(sink, profile, "LEGAL_TLOAD_LOCATION", "dst", "TLOAD cannot load into a " + dm::location_name(dst.loc) + " tile",
                       "a Vec or Mat tile", dm::location_name(dst.loc));
     }
@@ -43,7 +43,7 @@ void check_tload(const profile::Profile& profile, const TileDesc& dst, const Glo
                       std::to_string(dst.element_bits()) + "-bit elements",
                       std::to_string(dtype_bits(src.dtype)) + "-bit elements");
     }
-    if (!rules::gm_layout_ok(dst.loc, src.layout, dst.blayout, dst.slayout, dst.rows, dst.cols, dst.dtype)) {
+    if (!rules::gm_layout_ok(profile, dst.loc, src.layout, dst.blayout, dst.slayout, dst.rows, dst.cols, dst.dtype)) {
         dm::report_rule(sink, profile, "LEGAL_GM_LAYOUT", "src",
                       "TLOAD cannot move a " + dm::layout_name(src.layout) + " global tensor into a " +
                           dm::arrangement_name(dst) + " " + dm::location_name(dst.loc) + " tile",
@@ -75,13 +75,17 @@ void tload(const TileDesc& dst, const GlobalDesc& src)
     dm::check_tile(dst, "dst");
     StopAtFirstFinding stop;
     check_tload(runtime::active_profile(), dst, src, stop);
-    dm::check_global_access(src, dst.valid_rows, dst.valid_cols, "src");
+    warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
+        check_tload(p, dst, src, s);
+    });
+    const GlobalDesc folded = dm::folded_for(src, dst);
+    dm::check_global_access(folded, dst.valid_rows, dst.valid_cols, "src");
 
     const bool pads = dst.pad != PadValue::Null;
     if (pads && (dst.valid_rows < dst.rows || dst.valid_cols < dst.cols))
         dm::fill_tile(dst, dm::pad_bits(dst.dtype, dst.pad));
 
-    const dm::GlobalView view(src);
+    const dm::GlobalView view(folded);
     switch (dst.element_bits()) {
         case 8: load_region<uint8_t>(dst, view); break;
         case 16: load_region<uint16_t>(dst, view); break;

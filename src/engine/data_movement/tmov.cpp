@@ -136,6 +136,9 @@ void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMo
     dm::check_tile(src, "src");
     StopAtFirstFinding stop;
     check_tmov(runtime::active_profile(), dst, src, relu, mode, stop);
+    warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
+        check_tmov(p, dst, src, relu, mode, s);
+    });
     int64_t row0 = 0, col0 = 0;
     source_origin(dst, mode, row0, col0);
     check_source_covers(dst, src, mode, row0, col0);

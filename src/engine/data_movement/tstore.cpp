@@ -97,7 +97,7 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
                           std::to_string(dtype_bits(dst.dtype)) + "-bit elements");
         }
     }
-    if (!rules::gm_layout_ok(src.loc, dst.layout, src.blayout, src.slayout, src.rows, src.cols, src.dtype)) {
+    if (!rules::gm_layout_ok(profile, src.loc, dst.layout, src.blayout, src.slayout, src.rows, src.cols, src.dtype)) {
         dm::report_rule(sink, profile, "LEGAL_GM_LAYOUT", "dst",
                       "TSTORE cannot move a " + dm::arrangement_name(src) + " " + dm::location_name(src.loc) +
                           " tile into a " + dm::layout_name(dst.layout) + " global tensor",
@@ -131,10 +131,14 @@ void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
     dm::check_tile(src, "src");
     StopAtFirstFinding stop;
     check_tstore(runtime::active_profile(), dst, src, atomic, stop);
-    dm::check_global_access(dst, src.valid_rows, src.valid_cols, "dst");
+    warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
+        check_tstore(p, dst, src, atomic, s);
+    });
+    const GlobalDesc folded = dm::folded_for(dst, src);
+    dm::check_global_access(folded, src.valid_rows, src.valid_cols, "dst");
     require_written(src, "src");
 
-    const dm::GlobalView view(dst);
+    const dm::GlobalView view(folded);
     const bool accumulate = atomic == AtomicType::AtomicAdd;
     if (src.loc == TileType::Acc) {
         store_accumulator(view, src, dst.dtype, accumulate);

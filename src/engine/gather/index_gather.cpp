@@ -68,6 +68,7 @@ HWY_INLINE void vector_rows32(const IndexGatherRows& job)
 void GatherRows(int data_bits, int index_bits, const IndexGatherRows& job)
 {
     if (data_bits == 32) { return index_bits == 32 ? vector_rows32<uint32_t>(job) : vector_rows32<uint16_t>(job); }
+    if (data_bits == 8) { return index_bits == 32 ? scalar_rows<uint8_t, uint32_t>(job) : scalar_rows<uint8_t, uint16_t>(job); }
     return index_bits == 32 ? scalar_rows<uint16_t, uint32_t>(job) : scalar_rows<uint16_t, uint16_t>(job);
 }
 
@@ -109,6 +110,10 @@ void gather_tiles(const TileDesc& dst, const TileDesc& src, const TileDesc& indi
     if (wide_data) {
         return wide_index ? gather_elements<uint32_t, uint32_t>(dst, src, indices, last)
                           : gather_elements<uint32_t, uint16_t>(dst, src, indices, last);
+    }
+    if (dst.element_bits() == 8) {
+        return wide_index ? gather_elements<uint8_t, uint32_t>(dst, src, indices, last)
+                          : gather_elements<uint8_t, uint16_t>(dst, src, indices, last);
     }
     return wide_index ? gather_elements<uint16_t, uint32_t>(dst, src, indices, last)
                       : gather_elements<uint16_t, uint16_t>(dst, src, indices, last);

@@ -22,7 +22,7 @@ struct IndexGatherRows {
     int cols;
 };
 
-// data_bits and index_bits are 16 or 32; indices are read as unsigned.
+// data_bits is 8 (the cpu profile only), 16 or 32, index_bits 16 or 32; indices are read as unsigned.
 void gather_rows(int data_bits, int index_bits, const IndexGatherRows& job);
 
 // dst(i, j) = src's flat element min(indices(i, j), last) over dst's valid region, for tiles of any

@@ -272,6 +272,9 @@ void tgather_index(const TileDesc& dst, const TileDesc& src, const TileDesc& ind
     runtime::InstructionScope scope("TGATHER");
     StopAtFirstFinding stop;
     check_tgather_index(runtime::active_profile(), dst, src, indices, tmp, stop);
+    warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
+        check_tgather_index(p, dst, src, indices, tmp, s);
+    });
     if (dst.valid_rows == 0 || dst.valid_cols == 0) return;
     require_written(src, "src0");
     TileDesc index_read = indices;

@@ -1,0 +1,95 @@
+// pto::ConvTile: a convolution operand in an on-chip memory, an N-D array (1 to 6 dimensions) of the
+// convolution layouts (NC1HWC0, NDC1HWC0, FRACTAL_Z, ...), stored densely in its shape's order with the
+// last dimension innermost. Dimensions are static or DYNAMIC (given at run time).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+#include <pto/common/constants.hpp>
+#include <pto/common/type.hpp>
+#include <pto/runtime/memory.hpp>
+
+namespace pto {
+
+inline constexpr int kMaxConvTileDims = 6;
+
+template <int... Shapes>
+struct ConvTileShape {
+    static_assert(sizeof...(Shapes) >= 1 && sizeof...(Shapes) <= kMaxConvTileDims,
+                  "a ConvTileShape has 1 to 6 dimensions");
+    static constexpr int totalDimCount = sizeof...(Shapes);
+    static constexpr int dynamicDimCount = ((Shapes == DYNAMIC ? 1 : 0) + ...);
+    static constexpr int64_t staticShape[kMaxConvTileDims] = {Shapes...};  // unused dimensions are 0
+};
+
+template <TileType Loc_, typename Element_, int BufferSize_, Layout Layout_, typename Shape_>
+struct ConvTile {
+    using DType = Element_;
+    using ShapeType = Shape_;
+    using TileDType = DType*;
+    static constexpr TileType Loc = Loc_;
+    static constexpr int bufferSize = BufferSize_;
+    static constexpr Layout layout = Layout_;
+    static constexpr int totalDimCount = Shape_::totalDimCount;
+    static constexpr int dynamicDimCount = Shape_::dynamicDimCount;
+    static constexpr const int64_t (&staticShape)[kMaxConvTileDims] = Shape_::staticShape;
+
+    ConvTile() = default;
+    template <typename... N, std::enable_if_t<(sizeof...(N) > 0) && (std::is_integral_v<N> && ...), int> = 0>
+    explicit ConvTile(N... dynamicExtents)
+    {
+        SetDynamicShape(static_cast<int64_t>(dynamicExtents)...);
+    }
+
+    // One value per DYNAMIC dimension, in order.
+    template <typename... N>
+    void SetDynamicShape(N... values)
+    {
+        static_assert(sizeof...(N) == dynamicDimCount, "give one value per DYNAMIC dimension");
+        const int64_t given[] = {static_cast<int64_t>(values)..., 0};
+        for (int d = 0, next = 0; d < totalDimCount; ++d) {
+            if (staticShape[d] == DYNAMIC) shape_[d] = given[next++];
+        }
+    }
+
+    // The extent of dimension `dim`, -1 past the last.
+    constexpr int64_t GetShape(int dim) const
+    {
+        if (dim < 0 || dim >= totalDimCount) return -1;
+        return staticShape[dim] == DYNAMIC ? shape_[dim] : staticShape[dim];
+    }
+
+    // The element storage; a tile that was never TASSIGNed gets automatic storage on first use.
+    TileDType& data()
+    {
+        if (!data_) {
+            storage_ = runtime::allocate_auto(Loc, bufferSize);
+            data_ = reinterpret_cast<DType*>(storage_.get());
+        }
+        return data_;
+    }
+    TileDType data() const { return const_cast<ConvTile*>(this)->data(); }
+
+    // Binds the tile to `offset` bytes into its memory (TASSIGN).
+    void assign_offset(uint64_t offset)
+    {
+        storage_.reset();
+        data_ = reinterpret_cast<DType*>(runtime::tile_address(Loc, offset, bufferSize));
+    }
+
+private:
+    DType* data_ = nullptr;
+    std::shared_ptr<std::byte> storage_;
+    int64_t shape_[kMaxConvTileDims] = {1, 1, 1, 1, 1, 1};
+};
+
+template <typename T>
+struct is_conv_tile : std::false_type {};
+template <TileType L, typename E, int B, Layout Lay, typename S>
+struct is_conv_tile<ConvTile<L, E, B, Lay, S>> : std::true_type {};
+template <typename T>
+inline constexpr bool is_conv_tile_v = is_conv_tile<std::remove_cv_t<T>>::value;
+
+}  // namespace pto

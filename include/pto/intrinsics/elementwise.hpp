@@ -17,16 +17,13 @@ namespace pto {
 
 namespace detail {
 
-// The compile-time checks every element-wise instruction makes on its tiles.
+// The compile-time checks every element-wise instruction makes on its tiles, their element types aside.
 template <typename TileDataDst, typename... TileDataSrc>
-constexpr void static_check_elementwise()
+constexpr void static_check_elementwise_tiles()
 {
     static_assert(is_tile_data_v<TileDataDst> && (is_tile_data_v<TileDataSrc> && ...),
                   "element-wise instructions take Tiles");
     constexpr auto& target = profile::kProfile;
-    [[maybe_unused]] constexpr auto dst_type = engine::dtype_of<typename TileDataDst::DType>;
-    static_assert((rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc::DType>) && ...),
-                  "LEGAL_ELEMWISE_DTYPE: the sources and dst must have the same element type");
     static_assert(rules::elementwise_location_ok(TileDataDst::Loc) && (rules::elementwise_location_ok(TileDataSrc::Loc) && ...),
                   "LEGAL_ELEMWISE_LOCATION: element-wise instructions take Vec tiles (UB) only");
     static_assert(rules::elementwise_layout_ok(target, TileDataDst::BFractal, TileDataDst::SFractal) &&
@@ -35,6 +32,25 @@ constexpr void static_check_elementwise()
     static_assert(((rules::elementwise_valid_extent_ok(TileDataDst::ValidRow, TileDataSrc::ValidRow) &&
                     rules::elementwise_valid_extent_ok(TileDataDst::ValidCol, TileDataSrc::ValidCol)) && ...),
                   "RUN_VALID_SHAPE: the sources must have dst's valid shape");
+}
+
+template <typename TileDataDst, typename... TileDataSrc>
+constexpr void static_check_elementwise()
+{
+    static_check_elementwise_tiles<TileDataDst, TileDataSrc...>();
+    [[maybe_unused]] constexpr auto dst_type = engine::dtype_of<typename TileDataDst::DType>;
+    static_assert((rules::elementwise_same_dtype(dst_type, engine::dtype_of<typename TileDataSrc::DType>) && ...),
+                  "LEGAL_ELEMWISE_DTYPE: the sources and dst must have the same element type");
+}
+
+// TAXPY's: src0 has dst's element type, or is half accumulated into a float dst.
+template <typename TileDataDst, typename TileDataSrc>
+constexpr void static_check_axpy()
+{
+    static_check_elementwise_tiles<TileDataDst, TileDataSrc>();
+    static_assert(rules::taxpy_source_dtype_ok(engine::dtype_of<typename TileDataDst::DType>,
+                                               engine::dtype_of<typename TileDataSrc::DType>),
+                  "LEGAL_ELEMWISE_DTYPE: TAXPY's src0 has dst's element type, or is half into a float dst");
 }
 
 template <typename TileData>
@@ -101,7 +117,7 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
 #define PTO_DETAIL_TYPES_Axpy PTO_DETAIL_TYPES_Unary
 #define PTO_DETAIL_PARAMS_Axpy TileDataDst &dst, TileDataSrc &src0, typename TileDataSrc::DType scalar
 #define PTO_DETAIL_ARGS_Axpy dst.desc(), src0.desc(), engine::scalar_bits(scalar)
-#define PTO_DETAIL_CHECK_Axpy PTO_DETAIL_CHECK_Unary
+#define PTO_DETAIL_CHECK_Axpy detail::static_check_axpy<TileDataDst, TileDataSrc>()
 #define PTO_DETAIL_TYPES_Expand typename TileDataDst
 #define PTO_DETAIL_PARAMS_Expand TileDataDst &dst, typename TileDataDst::DType scalar
 #define PTO_DETAIL_ARGS_Expand dst.desc(), engine::scalar_bits(scalar)

@@ -86,6 +86,13 @@ constexpr bool tadddeqrelu_dtype_ok(engine::DType dst, engine::DType src0, engin
 // Rule LEGAL_ELEMWISE_DTYPE: every operand has the destination's element type.
 constexpr bool elementwise_same_dtype(engine::DType dst, engine::DType src) { return dst == src; }
 
+// Rule LEGAL_ELEMWISE_DTYPE for TAXPY: src0 has dst's element type, or is f16 accumulated into an f32 dst
+// (every target; the page's one widening form).
+constexpr bool taxpy_source_dtype_ok(engine::DType dst, engine::DType src)
+{
+    return dst == src || (dst == engine::DType::F32 && src == engine::DType::F16);
+}
+
 // Rule LEGAL_ELEMWISE_LOCATION: element-wise arithmetic runs on the vector unit, on tiles in UB.
 constexpr bool elementwise_location_ok(TileType loc) { return loc == TileType::Vec; }
 

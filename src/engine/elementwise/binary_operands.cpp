@@ -52,7 +52,7 @@ void check_elementwise_operands(const profile::Profile& prof, const BinaryRules&
         }
     });
     for (const NamedTile& src : sources) {
-        if (!rules::elementwise_same_dtype(dst.dtype, src.tile.dtype)) {
+        if (!rules.source_dtype_ok(dst.dtype, src.tile.dtype)) {
             report(sink, "LEGAL_ELEMWISE_DTYPE", src.name, "element type differs from dst's",
                    std::string(dtype_name(dst.dtype)), std::string(dtype_name(src.tile.dtype)));
         }

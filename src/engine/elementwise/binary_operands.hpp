@@ -6,6 +6,7 @@
 #include <pto/engine/dtype.hpp>
 #include <pto/engine/legality.hpp>
 #include <pto/profile/profile.hpp>
+#include <pto/profile/rules_elementwise.hpp>
 
 #include <span>
 
@@ -16,6 +17,7 @@ namespace pto::engine::elementwise {
 struct BinaryRules {
     const char* dtype_code;  // e.g. LEGAL_TADD_DTYPE
     bool (*dtype_ok)(const profile::Profile&, DType);
+    bool (*source_dtype_ok)(DType dst, DType src) = rules::elementwise_same_dtype;  // LEGAL_ELEMWISE_DTYPE
 };
 
 // A tile source of an element-wise instruction, named as diagnostics name it.
@@ -25,7 +27,7 @@ struct NamedTile {
 };
 
 // Reports to `sink`, in this order: a valid region beyond its tile's capacity (RUN_VALID_SHAPE), a
-// source whose element type differs from dst's (LEGAL_ELEMWISE_DTYPE), an element type profile `p` does
+// source whose element type rules.source_dtype_ok refuses (LEGAL_ELEMWISE_DTYPE), an element type profile `p` does
 // not allow (rules.dtype_code), a tile outside UB (LEGAL_ELEMWISE_LOCATION), a layout the profile does
 // not allow (LEGAL_ELEMWISE_LAYOUT), a source whose valid shape differs from dst's (RUN_VALID_SHAPE).
 // Rules that read an unknown valid extent are skipped.

@@ -71,6 +71,13 @@ ScalarCall scalar_call(const Call& c)
 
 // The checks of every element-wise instruction, on the tile sources of the form called (tmp tiles
 // aside), named as the form names them.
+// The rule a source's element type follows: dst's type, except for TAXPY's kind, which also widens an
+// f16 source into an f32 dst.
+constexpr auto source_dtype_rule(std::span<const Form> forms)
+{
+    return forms.data() == kAxpyForms ? rules::taxpy_source_dtype_ok : rules::elementwise_same_dtype;
+}
+
 template <bool (*DTypeOk)(const profile::Profile&, DType)>
 void check_operands(const char* code, std::span<const Form> forms, const profile::Profile& p, const Call& c, LegalitySink& sink)
 {
@@ -83,7 +90,7 @@ void check_operands(const char* code, std::span<const Form> forms, const profile
         return k < count ? NamedTile{c.src(index[k]), specs[index[k]].name} : NamedTile{c.dst(), "dst"};
     };
     const NamedTile named[] = {named_source(0), named_source(1), named_source(2)};
-    check_elementwise_operands(p, {code, DTypeOk}, c.dst(), std::span(named, count), sink);
+    check_elementwise_operands(p, {code, DTypeOk, source_dtype_rule(forms)}, c.dst(), std::span(named, count), sink);
 }
 
 }  // namespace
@@ -137,9 +144,7 @@ void check_operands(const char* code, std::span<const Form> forms, const profile
                                                          Operand::tile(src0), Operand::destination(), Operand::tile(src1))
 #define PTO_DETAIL_CALL_DstScaled PTO_DETAIL_CALL_Binary
 #define PTO_DETAIL_PARAMS_Axpy const TileDesc &dst, const TileDesc &src0, ScalarBits scalar
-#define PTO_DETAIL_RUN_Axpy(NAME, entry, Op)                                                                   \
-    run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}},     \
-                                                         Operand::tile(src0), Operand::scalar(scalar), Operand::destination())
+#define PTO_DETAIL_RUN_Axpy(NAME, entry, Op) run_axpy_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src0, scalar)
 #define PTO_DETAIL_CALL_Axpy(entry, ...) entry(c.dst(), c.src(0), encode_scalar(c.src(0).dtype, *c.sources[1].scalar))
 #define PTO_DETAIL_PARAMS_Expand const TileDesc &dst, ScalarBits scalar
 #define PTO_DETAIL_RUN_Expand(NAME, entry, Op)                                               \

@@ -9,6 +9,7 @@
 #include <pto/engine/dtype_of.hpp>
 #include <pto/engine/legality.hpp>
 #include <pto/engine/ops/elementwise.hpp>
+#include <pto/profile/rules_elementwise.hpp>
 #include <pto/profile/profile.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -80,6 +81,21 @@ void run_ternary_instruction(const char* dtype_code, const TileDesc& dst, std::i
                            c.kind() == Operand::Kind::Destination;
     run_instruction<DTypeOk>(dtype_code, dst, tiles, [&]<typename T>() { TernaryKernel<Op, T>::run(dst, a, b, c); },
                              reads_dst ? ReadsDst::Yes : ReadsDst::No);
+}
+
+// TAXPY's widening form: dst = scalar * src0 + dst in f32, src0 and scalar f16 (widening_axpy.cpp).
+void run_widening_axpy(const BinaryRules& rules, const TileDesc& dst, const TileDesc& src0, ScalarBits scalar);
+
+// TAXPY: the three-operand kernel when src0 has dst's type; an f16 src0 into an f32 dst widens.
+template <typename Op, DTypeRule DTypeOk>
+void run_axpy_instruction(const char* dtype_code, const TileDesc& dst, const TileDesc& src0, ScalarBits scalar)
+{
+    if (dst.dtype == DType::F32 && src0.dtype == DType::F16) {
+        run_widening_axpy({dtype_code, DTypeOk, rules::taxpy_source_dtype_ok}, dst, src0, scalar);
+        return;
+    }
+    run_ternary_instruction<Op, DTypeOk>(dtype_code, dst, {{src0, "src0"}}, Operand::tile(src0), Operand::scalar(scalar),
+                                         Operand::destination());
 }
 
 // The device computes the DEFAULT algorithm where HIGH_PRECISION is not implemented (a2a3); so does the

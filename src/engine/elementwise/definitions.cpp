@@ -69,14 +69,15 @@ ScalarCall scalar_call(const Call& c)
             scalar_first ? ScalarSide::Left : ScalarSide::Right};
 }
 
-// The checks of every element-wise instruction, on the tile sources of the form called (tmp tiles
-// aside), named as the form names them.
 // The rule a source's element type follows: dst's type, except for TAXPY's kind, which also widens an
 // f16 source into an f32 dst.
 constexpr auto source_dtype_rule(std::span<const Form> forms)
 {
     return forms.data() == kAxpyForms ? rules::taxpy_source_dtype_ok : rules::elementwise_same_dtype;
 }
+
+// The checks of every element-wise instruction, on the tile sources of the form called (tmp tiles
+// aside), named as the form names them.
 
 template <bool (*DTypeOk)(const profile::Profile&, DType)>
 void check_operands(const char* code, std::span<const Form> forms, const profile::Profile& p, const Call& c, LegalitySink& sink)

@@ -567,7 +567,8 @@ HWY_INLINE void prefetch_ahead(const void* store)
 }
 
 // Whole steps through the operation's vector form, the tail of each line through `element`. Source
-// kScalar (none when it is N) is the scalar, held in a register for the whole call. Every source step is
+// kScalar (none when it is N) is the scalar, held in a register for the whole call or, one per line,
+// for each line. Every source step is
 // loaded before the result is stored, so a destination line may be a source line.
 template <typename Op, typename T, class Form, std::size_t kScalar, std::size_t... K>
 HWY_INLINE void vector_lines(Lines<typename Format<T>::Storage> d,
@@ -578,9 +579,11 @@ HWY_INLINE void vector_lines(Lines<typename Format<T>::Storage> d,
     const typename Form::D tag;
     const int64_t step = Form::step(tag);
     S scalar{};
-    if constexpr (kScalar < sizeof...(K)) scalar = *sources[kScalar].data;
-    const auto held_scalar = Form::splat(tag, scalar);
+    auto held_scalar = Form::splat(tag, scalar);
     for (int64_t i = 0; i < shape.count; ++i) {
+        if constexpr (kScalar < sizeof...(K)) {
+            if (i == 0 || sources[kScalar].stride != 0) held_scalar = Form::splat(tag, scalar = *sources[kScalar].line(i));
+        }
         S* out = d.line(i);
         const S* in[] = {sources[K].line(i)...};
         int64_t j = 0;
@@ -748,7 +751,7 @@ LineShape joined(Lines<S> d, std::span<const Lines<const S>> sources, LineShape 
 {
     if (d.stride != shape.length) return shape;
     for (const Lines<const S>& source : sources) {
-        if (!source.scalar && source.stride != shape.length) return shape;
+        if (source.stride != (source.scalar ? 0 : shape.length)) return shape;
     }
     return {1, shape.count * shape.length};
 }

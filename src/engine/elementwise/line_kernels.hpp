@@ -19,8 +19,9 @@ enum class LineOp : uint8_t {
     AddC, SubC, MulAdd, MulAddRelu,
 };
 
-// Line i of an operand starts `i * stride` elements after `data`. A scalar operand (Lines::broadcast) is
-// one element standing at every position of every line; the loops hold it in a register.
+// Line i of an operand starts `i * stride` elements after `data`. A scalar operand is one element
+// standing at every position of a line, the loops hold it in a register: the same for every line
+// (Lines::broadcast), or line i's own at `data[i * stride]` (Lines::per_line).
 template <typename T>
 struct Lines {
     T* data;
@@ -28,9 +29,10 @@ struct Lines {
     bool scalar = false;
 
     static Lines broadcast(T* value) { return {value, 0, true}; }
+    static Lines per_line(T* values, int64_t stride) { return {values, stride, true}; }
 
     T* line(int64_t i) const { return data + i * stride; }
-    T& at(int64_t i, int64_t j) const { return scalar ? *data : line(i)[j]; }
+    T& at(int64_t i, int64_t j) const { return scalar ? *line(i) : line(i)[j]; }
 };
 
 struct LineShape {

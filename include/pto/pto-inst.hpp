@@ -13,6 +13,7 @@
 #include <pto/intrinsics/convert.hpp>
 #include <pto/intrinsics/data_movement.hpp>
 #include <pto/intrinsics/elementwise.hpp>
+#include <pto/intrinsics/expand.hpp>
 #include <pto/intrinsics/gather.hpp>
 #include <pto/intrinsics/memory_gather.hpp>
 #include <pto/intrinsics/quant.hpp>

@@ -92,6 +92,12 @@ constexpr AttributeValue spelling(std::string_view text, E value)
     return {text, static_cast<int32_t>(value)};
 }
 
+// The precision (algorithm) attribute of the instructions whose C++ form has a PrecisionType template
+// argument (DivAlgorithm, ExpAlgorithm, ...): DEFAULT 0, HIGH_PRECISION 1.
+inline constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};
+inline constexpr AttributeValue kPrecisionValues[] = {{"default", 0}, {"high_precision", 1}, {"high", 1}};
+inline constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionValues, 0}};
+
 // Operand lists many definitions share.
 inline constexpr OperandSpec kTileDst[] = {{"dst", OperandKind::Tile}};
 inline constexpr OperandSpec kTileSrc[] = {{"src", OperandKind::Tile}};

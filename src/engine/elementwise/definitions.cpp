@@ -50,10 +50,6 @@ constexpr Form kDstScaledForms[] = {{kBinarySources, kTileDst}};
 constexpr Form kAxpyForms[] = {{kAxpySources, kTileDst}};
 constexpr Form kExpandForms[] = {{kExpandSources, kTileDst}};
 
-constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};
-constexpr AttributeValue kPrecisionValues[] = {{"default", 0}, {"high_precision", 1}, {"high", 1}};
-constexpr AttributeSpec kPrecisionAttributes[] = {{kPrecisionKeys, kPrecisionValues, 0}};
-
 // The operands of a call of a Scalar-kind instruction: the tile, the scalar in its element type, and
 // which side of the operation the scalar is on (the second form of ScalarBothSides puts it first).
 struct ScalarCall {

@@ -17,6 +17,7 @@
 #include <pto/intrinsics/gather.hpp>
 #include <pto/intrinsics/memory_gather.hpp>
 #include <pto/intrinsics/quant.hpp>
+#include <pto/intrinsics/reduce.hpp>
 #include <pto/intrinsics/sort.hpp>
 #include <pto/profile/target.hpp>
 #include <pto/runtime/diagnostic.hpp>

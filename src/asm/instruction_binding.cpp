@@ -79,6 +79,7 @@ std::string attribute_value_text(const Attribute& a)
 {
     std::string v = a.enum_value();
     if (v.empty() && a.is(Attribute::Kind::Integer)) v = std::to_string(a.int_value());
+    if (v.empty() && a.is(Attribute::Kind::Bool)) v = a.bool_value() ? "true" : "false";
     std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return v;
 }

@@ -1,0 +1,137 @@
+// The row and column reductions (TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN). Each intrinsic checks
+// at compile time the rules its template arguments decide for PTO_TARGET, then hands the descriptors to
+// the engine, which checks the run-time facts (valid shapes may be DYNAMIC) and computes; the semantics
+// are in pto/engine/ops/reduce.hpp.
+#pragma once
+
+#include <pto/common/event.hpp>
+#include <pto/common/tile.hpp>
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype_of.hpp>
+#include <pto/engine/ops/reduce.hpp>
+#include <pto/profile/rules_reduce.hpp>
+#include <pto/profile/target.hpp>
+
+namespace pto {
+
+namespace detail {
+
+// Two valid extents that may be DYNAMIC agree, as far as the types know.
+constexpr bool same_extent_if_static(int a, int b) { return a == DYNAMIC || b == DYNAMIC || a == b; }
+
+}  // namespace detail
+
+// The rules shared by both axes; the codes carry the instruction's name (adjacent literals concatenate).
+#define PTO_DETAIL_REDUCE_CHECKS(NAME, Dst, Src)                                                                    \
+    static_assert(is_tile_data_v<Dst> && is_tile_data_v<Src>, #NAME " takes Tiles");                               \
+    static_assert(rules::reduce_location_ok(Dst::Loc) && rules::reduce_location_ok(Src::Loc),                      \
+                  "LEGAL_" #NAME "_LOCATION: dst and src must be Vec tiles");                                      \
+    static_assert(rules::reduce_nd_layout_ok(Src::BFractal, Src::SFractal),                                        \
+                  "LEGAL_" #NAME "_LAYOUT: src must be a row-major, unboxed (ND) tile");                           \
+    static_assert(rules::reduce_same_dtype_ok(engine::dtype_of<typename Dst::DType>,                               \
+                                              engine::dtype_of<typename Src::DType>),                              \
+                  "LEGAL_" #NAME "_SAME_DTYPE: dst must have src's element type")
+
+#define PTO_DETAIL_ROW_REDUCE_CHECKS(NAME, OP, Dst, Src)                                                           \
+    PTO_DETAIL_REDUCE_CHECKS(NAME, Dst, Src);                                                                       \
+    static_assert(rules::row_reduce_dst_layout_ok(Dst::BFractal, Dst::SFractal, Dst::Cols),                        \
+                  "LEGAL_" #NAME "_LAYOUT: dst must be ND, or DN with one column");                                \
+    static_assert(rules::row_reduce_dtype_ok(profile::kProfile, OP, engine::dtype_of<typename Src::DType>),        \
+                  "LEGAL_" #NAME "_DTYPE: " #NAME " does not reduce this element type on PTO_TARGET");             \
+    static_assert(detail::same_extent_if_static(Dst::ValidRow, Src::ValidRow),                                     \
+                  "RUN_VALID_SHAPE: dst must have a valid row for each valid row of src")
+
+#define PTO_DETAIL_COL_REDUCE_CHECKS(NAME, Dst, Src)                                                               \
+    PTO_DETAIL_REDUCE_CHECKS(NAME, Dst, Src);                                                                       \
+    static_assert(rules::reduce_nd_layout_ok(Dst::BFractal, Dst::SFractal),                                        \
+                  "LEGAL_" #NAME "_LAYOUT: dst must be a row-major, unboxed (ND) tile");                           \
+    static_assert(rules::col_reduce_dtype_ok(profile::kProfile, engine::dtype_of<typename Src::DType>),            \
+                  "LEGAL_" #NAME "_DTYPE: " #NAME " does not reduce this element type on PTO_TARGET");             \
+    static_assert(detail::same_extent_if_static(Dst::ValidCol, Src::ValidCol),                                     \
+                  "RUN_VALID_SHAPE: dst must have src's valid columns")
+
+// TROWSUM(dst, src, tmp): dst(i, 0) = sum of row i of src. tmp is accepted and not touched.
+template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TROWSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events)
+{
+    PTO_DETAIL_ROW_REDUCE_CHECKS(TROWSUM, rules::ReduceOp::Sum, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    const engine::TileDesc scratch = tmp.desc();
+    engine::trowsum(dst.desc(), src.desc(), &scratch);
+    return {};
+}
+
+// TROWMAX(dst, src, tmp): dst(i, 0) = maximum of row i of src.
+template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TROWMAX(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events)
+{
+    PTO_DETAIL_ROW_REDUCE_CHECKS(TROWMAX, rules::ReduceOp::Max, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    const engine::TileDesc scratch = tmp.desc();
+    engine::trowmax(dst.desc(), src.desc(), &scratch);
+    return {};
+}
+
+// TROWMIN(dst, src, tmp): dst(i, 0) = minimum of row i of src.
+template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TROWMIN(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events)
+{
+    PTO_DETAIL_ROW_REDUCE_CHECKS(TROWMIN, rules::ReduceOp::Min, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    const engine::TileDesc scratch = tmp.desc();
+    engine::trowmin(dst.desc(), src.desc(), &scratch);
+    return {};
+}
+
+// TCOLSUM(dst, src): dst(0, j) = sum of column j of src.
+template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
+PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
+{
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLSUM, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    engine::tcolsum(dst.desc(), src.desc(), nullptr, false);
+    return {};
+}
+
+// TCOLSUM(dst, src, tmp, isBinary): the same sums; isBinary names the device's accumulation path and adds
+// its rule on tmp's row length (the CPU's result does not depend on it).
+template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary, WaitEvents&... events)
+{
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLSUM, TileDataOut, TileDataIn);
+    static_assert(is_tile_data_v<TileDataTmp>, "TCOLSUM takes a Tile as tmp");
+    static_assert(rules::tcolsum_tmp_ok(profile::kProfile, TileDataTmp::Loc, TileDataTmp::BFractal, TileDataTmp::SFractal,
+                                        engine::dtype_of<typename TileDataTmp::DType>,
+                                        engine::dtype_of<typename TileDataIn::DType>),
+                  "LEGAL_TCOLSUM_TMP: on a2a3 tmp must be an ND Vec tile of src's element type");
+    WaitAllEvents(events...);
+    const engine::TileDesc scratch = tmp.desc();
+    engine::tcolsum(dst.desc(), src.desc(), &scratch, isBinary);
+    return {};
+}
+
+// TCOLMAX(dst, src): dst(0, j) = maximum of column j of src.
+template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
+PTO_INST RecordEvent TCOLMAX(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
+{
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLMAX, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    engine::tcolmax(dst.desc(), src.desc());
+    return {};
+}
+
+// TCOLMIN(dst, src): dst(0, j) = minimum of column j of src.
+template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
+PTO_INST RecordEvent TCOLMIN(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
+{
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLMIN, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    engine::tcolmin(dst.desc(), src.desc());
+    return {};
+}
+
+#undef PTO_DETAIL_COL_REDUCE_CHECKS
+#undef PTO_DETAIL_ROW_REDUCE_CHECKS
+#undef PTO_DETAIL_REDUCE_CHECKS
+
+}  // namespace pto

@@ -1,0 +1,85 @@
+// Legality rules of the row and column reductions (TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN), one
+// constexpr predicate per rule. The codes carry the instruction's name (LEGAL_TROWSUM_DTYPE, ...); the
+// intrinsics check the predicates in static_assert for PTO_TARGET, the engine at run time against the
+// active profile. On the cpu profile a rule holds when it holds on either real target.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+#include <pto/profile/profile.hpp>
+
+namespace pto::rules {
+
+// What a reduction computes; the dtype rule differs by instruction.
+enum class ReduceOp : uint8_t { Sum, Max, Min };
+
+namespace detail {
+
+constexpr bool one_of(engine::DType t, std::initializer_list<engine::DType> types)
+{
+    for (engine::DType u : types)
+        if (u == t) return true;
+    return false;
+}
+
+constexpr bool on_profile(const profile::Profile& p, bool a2a3, bool a5)
+{
+    switch (p.target) {
+        case profile::Target::A2A3: return a2a3;
+        case profile::Target::A5: return a5;
+        case profile::Target::Cpu: break;
+    }
+    return a2a3 || a5;
+}
+
+}  // namespace detail
+
+// Rule LEGAL_<NAME>_DTYPE of the row reductions. A2/A3: half, float, int32, int16. A5: TROWSUM adds
+// int64 and uint64; TROWMAX and TROWMIN add those and int8, uint8.
+constexpr bool row_reduce_dtype_ok(const profile::Profile& p, ReduceOp op, engine::DType t)
+{
+    using enum engine::DType;
+    const bool a2a3 = detail::one_of(t, {F16, F32, I32, I16});
+    const bool a5 = a2a3 || detail::one_of(t, {I64, U64}) || (op != ReduceOp::Sum && detail::one_of(t, {I8, U8}));
+    return detail::on_profile(p, a2a3, a5);
+}
+
+// Rule LEGAL_<NAME>_DTYPE of the column reductions. A2/A3: half, float, int16, int32. A5: every integer
+// of 8 to 64 bits, half, bfloat16, float.
+constexpr bool col_reduce_dtype_ok(const profile::Profile& p, engine::DType t)
+{
+    using enum engine::DType;
+    const bool a2a3 = detail::one_of(t, {F16, F32, I16, I32});
+    const bool a5 = detail::one_of(t, {F16, BF16, F32, I8, U8, I16, U16, I32, U32, I64, U64});
+    return detail::on_profile(p, a2a3, a5);
+}
+
+// Rule LEGAL_<NAME>_SAME_DTYPE: dst (and TCOLSUM's tmp) has src's element type.
+constexpr bool reduce_same_dtype_ok(engine::DType dst, engine::DType src) { return dst == src; }
+
+// Rule LEGAL_<NAME>_LOCATION: every operand is a Vec tile (UB).
+constexpr bool reduce_location_ok(TileType loc) { return loc == TileType::Vec; }
+
+// Rule LEGAL_<NAME>_LAYOUT: src (and dst of a column reduction, TCOLSUM's tmp) is row-major and
+// unboxed (ND).
+constexpr bool reduce_nd_layout_ok(BLayout b, SLayout s) { return b == BLayout::RowMajor && s == SLayout::NoneBox; }
+
+// Rule LEGAL_<NAME>_LAYOUT for dst of a row reduction: ND, or column-major (DN) with one column.
+constexpr bool row_reduce_dst_layout_ok(BLayout b, SLayout s, int cols)
+{
+    return s == SLayout::NoneBox && (b == BLayout::RowMajor || cols == 1);
+}
+
+// Rule LEGAL_TCOLSUM_TMP: on A2/A3, TCOLSUM's tmp is an ND Vec tile of src's element type (A5 and the cpu
+// profile accept any tile).
+constexpr bool tcolsum_tmp_ok(const profile::Profile& p, TileType loc, BLayout b, SLayout s, engine::DType tmp,
+                              engine::DType src)
+{
+    const bool a2a3 = reduce_location_ok(loc) && reduce_nd_layout_ok(b, s) && tmp == src;
+    return detail::on_profile(p, a2a3, true);
+}
+
+}  // namespace pto::rules

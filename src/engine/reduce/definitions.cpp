@@ -1,0 +1,86 @@
+// The definitions of TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN.
+#include <pto/engine/ops/reduce.hpp>
+
+#include "engine/definition.hpp"
+
+namespace pto::engine {
+
+namespace {
+
+// `tmp` is accepted where the C++ form has it (the text may leave it out), and never touched.
+constexpr OperandSpec kSourceAndTmp[] = {{"src", OperandKind::Tile}, {"tmp", OperandKind::Tile, true}};
+constexpr Form kWithTmpForms[] = {{kSourceAndTmp, kTileDst}};
+constexpr Form kSourceForms[] = {{kTileSrc, kTileDst}};
+
+constexpr std::string_view kBinaryKeys[] = {"isBinary", "is_binary"};
+constexpr AttributeValue kBinaryValues[] = {{"false", 0}, {"true", 1}};
+constexpr AttributeSpec kTcolsumAttributes[] = {{kBinaryKeys, kBinaryValues, 0}};
+
+template <ReduceOp kOp>
+constexpr auto kRowCheck = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
+    check_row_reduce(p, kOp, c.dst(), c.src(0), sink);
+};
+
+template <ReduceOp kOp>
+constexpr auto kColCheck = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
+    check_col_reduce(p, kOp, c.dst(), c.src(0), c.optional_src(1), kOp == ReduceOp::Sum && c.attributes[0] != 0, sink);
+};
+
+}  // namespace
+
+constexpr InstrDef definitions::TROWSUM{
+    .id = Instr::TROWSUM,
+    .mnemonic = "TROWSUM",
+    .forms = kWithTmpForms,
+    .pipe = vector_pipe,
+    .check = kRowCheck<ReduceOp::Sum>,
+    .run = [](const Call& c) { trowsum(c.dst(), c.src(0), c.optional_src(1)); },
+};
+
+constexpr InstrDef definitions::TROWMAX{
+    .id = Instr::TROWMAX,
+    .mnemonic = "TROWMAX",
+    .forms = kWithTmpForms,
+    .pipe = vector_pipe,
+    .check = kRowCheck<ReduceOp::Max>,
+    .run = [](const Call& c) { trowmax(c.dst(), c.src(0), c.optional_src(1)); },
+};
+
+constexpr InstrDef definitions::TROWMIN{
+    .id = Instr::TROWMIN,
+    .mnemonic = "TROWMIN",
+    .forms = kWithTmpForms,
+    .pipe = vector_pipe,
+    .check = kRowCheck<ReduceOp::Min>,
+    .run = [](const Call& c) { trowmin(c.dst(), c.src(0), c.optional_src(1)); },
+};
+
+constexpr InstrDef definitions::TCOLSUM{
+    .id = Instr::TCOLSUM,
+    .mnemonic = "TCOLSUM",
+    .forms = kWithTmpForms,
+    .attributes = kTcolsumAttributes,
+    .pipe = vector_pipe,
+    .check = kColCheck<ReduceOp::Sum>,
+    .run = [](const Call& c) { tcolsum(c.dst(), c.src(0), c.optional_src(1), c.attributes[0] != 0); },
+};
+
+constexpr InstrDef definitions::TCOLMAX{
+    .id = Instr::TCOLMAX,
+    .mnemonic = "TCOLMAX",
+    .forms = kSourceForms,
+    .pipe = vector_pipe,
+    .check = kColCheck<ReduceOp::Max>,
+    .run = [](const Call& c) { tcolmax(c.dst(), c.src(0)); },
+};
+
+constexpr InstrDef definitions::TCOLMIN{
+    .id = Instr::TCOLMIN,
+    .mnemonic = "TCOLMIN",
+    .forms = kSourceForms,
+    .pipe = vector_pipe,
+    .check = kColCheck<ReduceOp::Min>,
+    .run = [](const Call& c) { tcolmin(c.dst(), c.src(0)); },
+};
+
+}  // namespace pto::engine

@@ -295,7 +295,7 @@ std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes)
     if (offset >= base && offset - base < cap) offset -= base;  // a host address inside the memory
     if (offset > cap || bytes > cap - offset) {
         fail({"RUN_TASSIGN_RANGE", "TASSIGN", "tile",
-              "tile of " + std::to_string(bytes) + " bytes at offset " + hex(offset) + " ends past the end of " + mem +
+              "tile spanning " + std::to_string(bytes) + " bytes at offset " + hex(offset) + " ends past the end of " + mem +
                   " (" + std::to_string(cap) + " bytes on " + std::string(prof.name) + ")",
               "offset + size <= " + std::to_string(cap), std::to_string(offset + bytes), ""});
     }
@@ -305,6 +305,25 @@ std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes)
               "a multiple of " + std::to_string(prof.tile_alignment), hex(offset), ""});
     }
     return current_core().memory[static_cast<int>(loc)]->base + offset;
+}
+
+int64_t memory_bytes_after(const void* p)
+{
+    const Region* r = regions().find(p, 1);
+    if (!r) return -1;
+    return static_cast<int64_t>(r->size) - (static_cast<const std::byte*>(p) - r->base);
+}
+
+void require_tile_bytes(const void* data, int64_t bytes, const char* what, const char* operand)
+{
+    const Region* r = regions().find(data, 1);
+    if (!r) return;
+    const auto offset = static_cast<uint64_t>(static_cast<const std::byte*>(data) - r->base);
+    if (bytes <= static_cast<int64_t>(r->size - offset)) return;
+    fail({"RUN_TILE_RANGE", current_instruction() ? current_instruction() : "", operand,
+          std::string(what) + " (" + std::to_string(bytes) + " bytes from offset " + hex(offset) +
+              ") runs past the end of " + r->name + " (" + std::to_string(r->size) + " bytes)",
+          "offset + bytes <= " + std::to_string(r->size), std::to_string(offset + static_cast<uint64_t>(bytes)), ""});
 }
 
 std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes)

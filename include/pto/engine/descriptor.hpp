@@ -63,6 +63,15 @@ struct TileDesc {
         return box * box_elems + inner;
     }
 
+    // Bytes from `data` to the end of the valid region's last element (0 when the region is empty).
+    // Offsets grow with the row and with the column in every layout, so element
+    // (valid_rows - 1, valid_cols - 1) lies last.
+    constexpr int64_t valid_span_bytes() const
+    {
+        if (valid_rows <= 0 || valid_cols <= 0) return 0;
+        return ((offset(valid_rows - 1, valid_cols - 1) + 1) * element_bits() + 7) / 8;
+    }
+
     // Unboxed row-major tiles keep each row contiguous: kernels take the fast path on those.
     constexpr bool rows_contiguous() const { return !boxed() && blayout == BLayout::RowMajor; }
 };

@@ -48,11 +48,18 @@ uint64_t memory_size(TileType loc);
 void clear_memories();
 
 // --- tile addresses ------------------------------------------------------------------------------
-// Address of `bytes` bytes at `offset` in the on-chip memory of `loc`. Always range-checked (an
-// out-of-range TASSIGN is RUN_TASSIGN_RANGE, never a wild write); alignment checked in checked mode.
-// An `offset` that is the host address of a byte of that memory (a pointer a tile's data() returned)
-// binds the tile there, as an alias.
+// Address of a tile at `offset` in the on-chip memory of `loc`, whose first `bytes` bytes (the span
+// of its valid region) must lie in that memory: else RUN_TASSIGN_RANGE, never a wild write. Bytes of
+// the capacity past the memory's end are the concern of the instruction that would touch them
+// (RUN_TILE_RANGE). Alignment is checked in checked mode. An `offset` that is the host address of a
+// byte of that memory (a pointer a tile's data() returned) binds the tile there, as an alias.
 std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes);
+// Bytes from p to the end of the simulated on-chip memory (or automatic tile storage) holding p;
+// -1 if p lies in none.
+int64_t memory_bytes_after(const void* p);
+// RUN_TILE_RANGE, naming the executing instruction, when the first `bytes` bytes of a tile operand
+// at `data` (`what` names them: "its capacity", "its valid region") run past the end of its memory.
+void require_tile_bytes(const void* data, int64_t bytes, const char* what, const char* operand = "tile");
 
 // Storage for a tile that was never TASSIGNed: owned by the tile (shared between its copies).
 std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes);

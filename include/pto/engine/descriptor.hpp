@@ -76,6 +76,27 @@ struct TileDesc {
     constexpr bool rows_contiguous() const { return !boxed() && blayout == BLayout::RowMajor; }
 };
 
+// A convolution tile (pto::ConvTile): a dense array of 1 to 6 dimensions, the last innermost, in a
+// buffer of `buffer_bytes` bytes of its memory.
+struct ConvTileDesc {
+    static constexpr int kMaxDims = 6;
+
+    std::byte* data = nullptr;
+    DType dtype = DType::F32;
+    TileType loc = TileType::Mat;
+    Layout layout = Layout::NC1HWC0;
+    int dims = 0;
+    int64_t shape[kMaxDims] = {1, 1, 1, 1, 1, 1};
+    int64_t buffer_bytes = 0;
+
+    constexpr int64_t elements() const
+    {
+        int64_t n = 1;
+        for (int d = 0; d < dims; ++d) n *= shape[d];
+        return n;
+    }
+};
+
 // A scalar operand of an instruction, as the bit pattern of the tile element type it combines with (a
 // float's 32 bits, a half's 16, an integer's two's complement), zero-extended to 64 bits.
 using ScalarBits = uint64_t;

@@ -89,6 +89,28 @@ constexpr bool tstore_dtype_ok(const profile::Profile& p, DType t)
     return is_base_movable(t) || is_a5_narrow_float(t);
 }
 
+// --- convolution tiles (ConvTile) ---------------------------------------------------------------
+
+// The layouts of convolution operands (NC1HWC0 ... FRACTAL_Z_3D).
+constexpr bool is_conv_layout(Layout l)
+{
+    return l >= Layout::NC1HWC0 && l <= Layout::FRACTAL_Z_3D;
+}
+
+// Rules LEGAL_TLOAD_LOCATION / LEGAL_TSTORE_LOCATION for a ConvTile: it lives in a Vec or a Mat tile
+// buffer, and a store needs the target to store from that location (no Mat on a5).
+constexpr bool conv_tile_location_ok(const profile::Profile& p, TileType loc, bool load)
+{
+    const bool conv_buffer = loc == TileType::Vec || loc == TileType::Mat;
+    return conv_buffer && (load || tstore_location_ok(p, loc));
+}
+
+// Rule LEGAL_GM_LAYOUT for a ConvTile: the tensor has the tile's convolution layout.
+constexpr bool conv_layout_ok(Layout tile, Layout global)
+{
+    return is_conv_layout(tile) && tile == global;
+}
+
 // Rule LEGAL_GM_ELEMENT_SIZE: a Vec or Mat tile and its global tensor have elements of one size
 // (the bits are moved unchanged).
 constexpr bool element_size_match(DType tile, DType global)

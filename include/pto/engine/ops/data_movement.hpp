@@ -27,6 +27,13 @@ void tload(const TileDesc& dst, const GlobalDesc& src);
 // what global memory holds instead of overwriting it.
 void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic = AtomicType::AtomicNone);
 
+// TLOAD / TSTORE of a convolution tile: its dense array moves element by element from / to the
+// global tensor of the same layout. Tile dimension d (d < 5) is the tensor's dimension d; a sixth tile
+// dimension (the C0 of NDC1HWC0) lies contiguous after the tensor's fifth; the tensor's dimensions
+// past a tile of fewer than five have extent 1. The transfer is the tile's whole shape.
+void tload(const ConvTileDesc& dst, const GlobalDesc& src);
+void tstore(const GlobalDesc& dst, const ConvTileDesc& src);
+
 // TMOV: the valid region of `dst` receives the same logical elements of `src`, re-laid out for the
 // destination's layout; moves out of an accumulator convert (and with NormalRelu clamp negatives to
 // zero first); Mat->Bias widens half / bfloat16 to float. For Acc->Vec the dual modes move the half
@@ -40,6 +47,9 @@ void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu = ReluPreMo
 void check_tload(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
 void check_tstore(const profile::Profile& p, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
                   LegalitySink& sink);
+// The rules of a convolution-tile transfer (`load`: TLOAD, else TSTORE).
+void check_conv_transfer(const profile::Profile& p, const ConvTileDesc& tile, const GlobalDesc& global, bool load,
+                         LegalitySink& sink);
 void check_tmov(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
                 AccToVecMode mode, LegalitySink& sink);
 

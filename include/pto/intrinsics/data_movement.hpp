@@ -3,6 +3,7 @@
 // run-time facts (shapes, valid regions, addresses) and moves the data.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include <pto/common/conv_tile.hpp>
@@ -184,6 +185,31 @@ PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, AtomicType atomic, W
     detail::static_check_tstore<TileData, GlobalData>();
     WaitAllEvents(events...);
     engine::tstore(dst.desc(), src.desc(), atomic);
+    return {};
+}
+
+// TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, preQuantScalar): an Acc tile
+// quantized on its way out (see pto::engine::tstore with a pre-quant scalar).
+template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
+          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<TileData> && TileData::Loc == TileType::Acc,
+                  "LEGAL_TSTORE_LOCATION: a store with a pre-quant scalar reads an Acc tile");
+    static_assert(is_global_data_v<GlobalData>, "TSTORE stores into a GlobalTensor");
+    constexpr auto& target = profile::kProfile;
+    constexpr auto global_type = engine::dtype_of<typename GlobalData::DType>;
+    static_assert(rules::acc_quant_output_dtype_ok(target, engine::dtype_of<typename TileData::DType>, global_type),
+                  "LEGAL_TSTORE_QUANT_DTYPE: a quantizing store makes f32 -> i8/u8 (a5: also f16/bf16/hif8/e4m3/f32) "
+                  "and i32 -> i8/u8/f16 (a5: also bf16)");
+    static_assert(rules::acc_store_shape_ok(GlobalData::layout, TileData::Rows, TileData::Cols),
+                  "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
+                  "into NZ");
+    static_assert(rules::tstore_atomic_ok(target, atomicType, global_type),
+                  "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+    detail::static_check_global_transfer<TileData, GlobalData>();
+    WaitAllEvents(events...);
+    engine::tstore(dst.desc(), src.desc(), preQuantScalar, reluPreMode, atomicType);
     return {};
 }
 

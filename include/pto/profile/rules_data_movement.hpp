@@ -128,6 +128,21 @@ constexpr bool acc_output_dtype_ok(DType acc, DType out)
     return false;
 }
 
+// Rule LEGAL_TSTORE_QUANT_DTYPE: what an accumulator turns into through a quantizing store (TSTORE
+// with a pre-quant scalar). A2/A3: f32 -> i8/u8, i32 -> i8/u8/f16; A5 also f32 -> f16/bf16/hif8/e4m3/f32
+// and i32 -> bf16.
+constexpr bool acc_quant_output_dtype_ok(const profile::Profile& p, DType acc, DType out)
+{
+    const bool byte = out == DType::I8 || out == DType::U8;
+    const bool a5 = p.target != profile::Target::A2A3;
+    if (acc == DType::F32) {
+        return byte || (a5 && (out == DType::F16 || out == DType::BF16 || out == DType::HiF8 ||
+                               out == DType::F8E4M3 || out == DType::F32));
+    }
+    if (acc == DType::I32) return byte || out == DType::F16 || (a5 && out == DType::BF16);
+    return false;
+}
+
 // Rule LEGAL_TSTORE_ATOMIC: atomic accumulation into global memory of float or int32 on A2/A3, of
 // int32 on A5.
 constexpr bool tstore_atomic_ok(const profile::Profile& p, AtomicType atomic, DType global)

@@ -124,6 +124,8 @@ constinit const char* g_compiled_tu = nullptr;
 constinit const char* g_mismatch_tu = nullptr;  // a later translation unit that disagreed
 constinit int g_mismatch_target = -1;
 constinit int g_override_target = -1;           // set_target()
+constinit int g_default_target = -1;            // select_default_target()
+std::atomic<uint32_t (*)()> g_subblock_hook{nullptr};
 constinit int g_checked = -1;                   // -1: not yet read from the environment
 
 std::mutex g_core_mutex;
@@ -135,6 +137,7 @@ thread_local uint32_t t_block_idx = 0;
 thread_local uint32_t t_block_num = 1;
 thread_local uint32_t t_subblock_idx = 0;
 thread_local uint32_t t_subblock_num = 1;
+thread_local uint64_t t_task_cookie = 0;
 
 Core& current_core()
 {
@@ -202,12 +205,16 @@ profile::Target active_target()
               std::string(first), std::string(other), ""});
     }
     if (t_selected_target >= 0) return static_cast<profile::Target>(t_selected_target);
+    if (g_default_target >= 0) return static_cast<profile::Target>(g_default_target);
     if (g_override_target >= 0) return static_cast<profile::Target>(g_override_target);
     if (g_compiled_target >= 0) return static_cast<profile::Target>(g_compiled_target);
     return profile::Target::Cpu;
 }
 
-void select_thread_target(profile::Target t)
+namespace {
+
+// RUN_TARGET_MISMATCH unless the kernels' profile (cpu) lets the run select `t`.
+void require_selectable(profile::Target t)
 {
     const int compiled = g_override_target >= 0 ? g_override_target : g_compiled_target;
     if (compiled >= 0 && compiled != static_cast<int>(profile::Target::Cpu) && compiled != static_cast<int>(t)) {
@@ -217,8 +224,28 @@ void select_thread_target(profile::Target t)
               "any",
               std::string(kernels), std::string(profile::profile_of(t).name), ""});
     }
+}
+
+}  // namespace
+
+void select_thread_target(profile::Target t)
+{
+    require_selectable(t);
     t_selected_target = static_cast<int>(t);
     t_selected_core = std::make_unique<Core>(make_core());
+}
+
+void reset_thread_target()
+{
+    t_selected_target = -1;
+    t_selected_core.reset();
+}
+
+void select_default_target(std::optional<profile::Target> t)
+{
+    if (t) require_selectable(*t);
+    g_default_target = t ? static_cast<int>(*t) : -1;
+    reset_default_core();
 }
 
 void set_target(profile::Target t)
@@ -234,7 +261,11 @@ const profile::Profile& active_profile() { return profile::profile_of(active_tar
 
 uint32_t block_idx() { return t_block_idx; }
 uint32_t block_num() { return t_block_num; }
-uint32_t subblock_idx() { return t_subblock_idx; }
+uint32_t subblock_idx()
+{
+    const auto hook = g_subblock_hook.load(std::memory_order_acquire);
+    return hook ? hook() : t_subblock_idx;
+}
 uint32_t subblock_num() { return t_subblock_num; }
 
 void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks)
@@ -243,6 +274,10 @@ void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks
     t_subblock_idx = subblock;
     t_subblock_num = std::max<uint32_t>(subblocks, 1);
 }
+
+void set_subblock_hook(uint32_t (*hook)()) { g_subblock_hook.store(hook, std::memory_order_release); }
+void set_task_cookie(uint64_t cookie) { t_task_cookie = cookie; }
+uint64_t task_cookie() { return t_task_cookie; }
 
 void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
 {

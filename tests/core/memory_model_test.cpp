@@ -82,6 +82,9 @@ TEST(MemoryModel, WindowWhoseValidRegionFitsBindsNearTheEnd)
     Window w;  // 2 KiB capacity, valid rows 0..1 span 512 bytes
     EXPECT_EQ(code_of([&] { TASSIGN(w, kUb - 512); }), "no error");
     EXPECT_EQ(code_of([&] { TASSIGN(w, kUb - 480); }), "RUN_TASSIGN_RANGE");
+    EXPECT_EQ(code_of([&] { TASSIGN<kUb - 512>(w); }), "no error");  // checked at compile time too
+    static_assert(detail::static_tile_span<Window>() == 512);
+    static_assert(detail::static_tile_span<VecF>() == VecF::SizeInBytes);
     TASSIGN(w, kUb - 512);
     EXPECT_EQ(reinterpret_cast<std::byte*>(w.data()), runtime::memory_base(TileType::Vec) + (kUb - 512));
 

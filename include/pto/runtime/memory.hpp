@@ -35,11 +35,23 @@ void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks
 // Runs body(blockIdx) for every block, each with fresh, poisoned core memories.
 void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx);
 
-// --- run-time architecture selection (pto::NPUMemoryModel::Initialize) -----------------------------
+// The sub-block a harness's hook reports (cpu_sim::register_hooks): while set, subblock_idx() asks it.
+void set_subblock_hook(uint32_t (*hook)());
+// A 64-bit value per thread that the harness sets and kernels read (get_task_cookie); ptosim's
+// instructions do not read it.
+void set_task_cookie(uint64_t cookie);
+uint64_t task_cookie();
+
+// --- run-time architecture selection (pto::NPUMemoryModel) ------------------------------------------
 // Selects, for the calling thread, the target whose capacities its core memories have (fresh ones)
 // and whose rules the run-time checks apply. Under the cpu profile any target may be selected; under
 // a2a3 or a5 only the compiled one: another is RUN_TARGET_MISMATCH.
 void select_thread_target(profile::Target t);
+// Drops the calling thread's selection: it runs on the default target again, with fresh memories.
+void reset_thread_target();
+// The target of every thread that made no selection of its own (NPUMemoryModel::SetDefaultArch; none:
+// the compiled profile), under the same rule; those threads get fresh memories.
+void select_default_target(std::optional<profile::Target> t);
 // The calling thread's current core memory of `loc` (nullptr if the profile has none) and its size.
 std::byte* memory_base(TileType loc);
 uint64_t memory_size(TileType loc);

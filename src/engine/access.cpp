@@ -65,7 +65,9 @@ ByteRuns bytes_of(const TileDesc& t, const Runs& runs)
     return {data, size, static_cast<std::size_t>(runs.pitch * t.element_bits() / 8), static_cast<std::size_t>(runs.lines)};
 }
 
-runtime::ShadowView shadow_of(const TileDesc& t) { return {t.data, static_cast<std::size_t>(t.bytes())}; }
+// The memory holding the tile, found by its first byte (a window TASSIGNed near the end of a memory
+// has a capacity that runs past it).
+runtime::ShadowView shadow_of(const TileDesc& t) { return {t.data, 1}; }
 
 struct Element {
     int row, col;

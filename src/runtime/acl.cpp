@@ -24,9 +24,12 @@ namespace {
 aclError allocate(void** ptr, size_t size, const char* name)
 {
     if (!ptr || size == 0) return ACL_ERROR_INVALID_PARAM;
-    // 32-byte alignment at least, as device allocations have.
-    void* p = std::aligned_alloc(64, (size + 63) / 64 * 64);
+    // 32-byte alignment at least, as device allocations have; zero-filled, as the public CPU
+    // simulation's allocations are (its test programs read bytes they never wrote as zero).
+    const size_t rounded = (size + 63) / 64 * 64;
+    void* p = std::aligned_alloc(64, rounded);
     if (!p) return ACL_ERROR_BAD_ALLOC;
+    std::memset(p, 0, rounded);
     pto::runtime::register_global(p, size, name);
     *ptr = p;
     return ACL_SUCCESS;

@@ -124,6 +124,8 @@ constinit const char* g_compiled_tu = nullptr;
 constinit const char* g_mismatch_tu = nullptr;  // a later translation unit that disagreed
 constinit int g_mismatch_target = -1;
 constinit int g_override_target = -1;           // set_target()
+constinit int g_default_target = -1;            // select_default_target()
+std::atomic<uint32_t (*)()> g_subblock_hook{nullptr};
 constinit int g_checked = -1;                   // -1: not yet read from the environment
 
 std::mutex g_core_mutex;
@@ -135,6 +137,7 @@ thread_local uint32_t t_block_idx = 0;
 thread_local uint32_t t_block_num = 1;
 thread_local uint32_t t_subblock_idx = 0;
 thread_local uint32_t t_subblock_num = 1;
+thread_local uint64_t t_task_cookie = 0;
 
 Core& current_core()
 {
@@ -202,12 +205,16 @@ profile::Target active_target()
               std::string(first), std::string(other), ""});
     }
     if (t_selected_target >= 0) return static_cast<profile::Target>(t_selected_target);
+    if (g_default_target >= 0) return static_cast<profile::Target>(g_default_target);
     if (g_override_target >= 0) return static_cast<profile::Target>(g_override_target);
     if (g_compiled_target >= 0) return static_cast<profile::Target>(g_compiled_target);
     return profile::Target::Cpu;
 }
 
-void select_thread_target(profile::Target t)
+namespace {
+
+// RUN_TARGET_MISMATCH unless the kernels' profile (cpu) lets the run select `t`.
+void require_selectable(profile::Target t)
 {
     const int compiled = g_override_target >= 0 ? g_override_target : g_compiled_target;
     if (compiled >= 0 && compiled != static_cast<int>(profile::Target::Cpu) && compiled != static_cast<int>(t)) {
@@ -217,8 +224,28 @@ void select_thread_target(profile::Target t)
               "any",
               std::string(kernels), std::string(profile::profile_of(t).name), ""});
     }
+}
+
+}  // namespace
+
+void select_thread_target(profile::Target t)
+{
+    require_selectable(t);
     t_selected_target = static_cast<int>(t);
     t_selected_core = std::make_unique<Core>(make_core());
+}
+
+void reset_thread_target()
+{
+    t_selected_target = -1;
+    t_selected_core.reset();
+}
+
+void select_default_target(std::optional<profile::Target> t)
+{
+    if (t) require_selectable(*t);
+    g_default_target = t ? static_cast<int>(*t) : -1;
+    reset_default_core();
 }
 
 void set_target(profile::Target t)
@@ -234,7 +261,11 @@ const profile::Profile& active_profile() { return profile::profile_of(active_tar
 
 uint32_t block_idx() { return t_block_idx; }
 uint32_t block_num() { return t_block_num; }
-uint32_t subblock_idx() { return t_subblock_idx; }
+uint32_t subblock_idx()
+{
+    const auto hook = g_subblock_hook.load(std::memory_order_acquire);
+    return hook ? hook() : t_subblock_idx;
+}
 uint32_t subblock_num() { return t_subblock_num; }
 
 void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks)
@@ -243,6 +274,10 @@ void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks
     t_subblock_idx = subblock;
     t_subblock_num = std::max<uint32_t>(subblocks, 1);
 }
+
+void set_subblock_hook(uint32_t (*hook)()) { g_subblock_hook.store(hook, std::memory_order_release); }
+void set_task_cookie(uint64_t cookie) { t_task_cookie = cookie; }
+uint64_t task_cookie() { return t_task_cookie; }
 
 void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
 {
@@ -295,7 +330,7 @@ std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes)
     if (offset >= base && offset - base < cap) offset -= base;  // a host address inside the memory
     if (offset > cap || bytes > cap - offset) {
         fail({"RUN_TASSIGN_RANGE", "TASSIGN", "tile",
-              "tile of " + std::to_string(bytes) + " bytes at offset " + hex(offset) + " ends past the end of " + mem +
+              "tile spanning " + std::to_string(bytes) + " bytes at offset " + hex(offset) + " ends past the end of " + mem +
                   " (" + std::to_string(cap) + " bytes on " + std::string(prof.name) + ")",
               "offset + size <= " + std::to_string(cap), std::to_string(offset + bytes), ""});
     }
@@ -305,6 +340,25 @@ std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes)
               "a multiple of " + std::to_string(prof.tile_alignment), hex(offset), ""});
     }
     return current_core().memory[static_cast<int>(loc)]->base + offset;
+}
+
+int64_t memory_bytes_after(const void* p)
+{
+    const Region* r = regions().find(p, 1);
+    if (!r) return -1;
+    return static_cast<int64_t>(r->size) - (static_cast<const std::byte*>(p) - r->base);
+}
+
+void require_tile_bytes(const void* data, int64_t bytes, const char* what, const char* operand)
+{
+    const Region* r = regions().find(data, 1);
+    if (!r) return;
+    const auto offset = static_cast<uint64_t>(static_cast<const std::byte*>(data) - r->base);
+    if (bytes <= static_cast<int64_t>(r->size - offset)) return;
+    fail({"RUN_TILE_RANGE", current_instruction() ? current_instruction() : "", operand,
+          std::string(what) + " (" + std::to_string(bytes) + " bytes from offset " + hex(offset) +
+              ") runs past the end of " + r->name + " (" + std::to_string(r->size) + " bytes)",
+          "offset + bytes <= " + std::to_string(r->size), std::to_string(offset + static_cast<uint64_t>(bytes)), ""});
 }
 
 std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes)

@@ -71,6 +71,72 @@ TEST(MemoryModel, TassignPastTheEndIsAnErrorInFastModeToo)
     EXPECT_EQ(code_of([&] { TASSIGN(t, 256 * 1024 - 2048); }), "no error");
 }
 
+// A window (a full-size tile whose valid region is a strip of it) TASSIGNed where its valid region fits
+// but its capacity runs past the end of the memory: TASSIGN and valid-region work are fine; an
+// instruction that would write the whole capacity (a pad fill) stops with RUN_TILE_RANGE naming it.
+TEST(MemoryModel, WindowWhoseValidRegionFitsBindsNearTheEnd)
+{
+    runtime::set_checked(false);
+    constexpr uint64_t kUb = 256 * 1024;
+    using Window = Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, 2, 64, SLayout::NoneBox, 512, PadValue::Zero>;
+    Window w;  // 2 KiB capacity, valid rows 0..1 span 512 bytes
+    EXPECT_EQ(code_of([&] { TASSIGN(w, kUb - 512); }), "no error");
+    EXPECT_EQ(code_of([&] { TASSIGN(w, kUb - 480); }), "RUN_TASSIGN_RANGE");
+    EXPECT_EQ(code_of([&] { TASSIGN<kUb - 512>(w); }), "no error");  // checked at compile time too
+    static_assert(detail::static_tile_span<Window>() == 512);
+    static_assert(detail::static_tile_span<VecF>() == VecF::SizeInBytes);
+    TASSIGN(w, kUb - 512);
+    EXPECT_EQ(reinterpret_cast<std::byte*>(w.data()), runtime::memory_base(TileType::Vec) + (kUb - 512));
+
+    // Valid-region work: the whole valid region loads; a full-width load into a tile with no pad
+    // region needs no fill.
+    std::vector<float> gm(8 * 64);
+    for (size_t i = 0; i < gm.size(); ++i) gm[i] = float(i) + 0.5f;
+    GlobalTensor<float, Shape<1, 1, 1, 2, 64>, Stride<1, 1, 1, 64, 1>> rows2(gm.data());
+    using FullWidth = Tile<TileType::Vec, float, 2, 64>;
+    FullWidth strip;
+    TASSIGN(strip, kUb - 512);
+    EXPECT_EQ(code_of([&] { TLOAD(strip, rows2); }), "no error");
+    EXPECT_EQ(w.data()[64], 64.5f);
+
+    // A Zero pad writes the whole 2 KiB capacity: 1.5 KiB past the end of UB.
+    using Window2 = Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, 2, 32, SLayout::NoneBox, 512, PadValue::Zero>;
+    Window2 padded;
+    TASSIGN(padded, kUb - 512);
+    GlobalTensor<float, Shape<1, 1, 1, 2, 32>, Stride<1, 1, 1, 64, 1>> narrow(gm.data());
+    const Diagnostic d = test::diagnostic_of([&] { TLOAD(padded, narrow); });
+    EXPECT_EQ(d.code, "RUN_TILE_RANGE");
+    EXPECT_EQ(d.instruction, "TLOAD");
+    EXPECT_EQ(d.operand, "dst");
+
+    // A Null pad promises nothing: the cpu profile zero-fills only a capacity that lies in memory.
+    using NullWindow = Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, 2, 32>;
+    NullWindow unpadded;
+    TASSIGN(unpadded, kUb - 512);
+    EXPECT_EQ(code_of([&] { TLOAD(unpadded, narrow); }), "no error");
+
+    // Growing the valid region of a bound window past the end of its memory.
+    using Dynamic = Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    Dynamic grown(2, 64);
+    TASSIGN(grown, kUb - 512);
+    EXPECT_EQ(code_of([&] { grown.SetValidRow(2); }), "no error");
+    EXPECT_EQ(code_of([&] { grown.SetValidRow(3); }), "RUN_TILE_RANGE");
+}
+
+// The public CPU simulation's windowed Acc strips: a 128x256 int32 Nz accumulator (all of a2a3's
+// 128 KiB L0C) whose valid region is 16 rows, TASSIGNed at every strip offset.
+TEST(MemoryModel, AccStripWindowsFitL0C)
+{
+    test::ScopedTarget a2(profile::Target::A2A3);
+    using Strip = Tile<TileType::Acc, int32_t, 128, 256, BLayout::ColMajor, 16, 256, SLayout::RowMajor, 1024>;
+    for (uint64_t offset = 0; offset < 8 * 1024; offset += 1024) {
+        Strip strip;
+        EXPECT_EQ(code_of([&] { TASSIGN(strip, offset); }), "no error") << offset;
+    }
+    Strip last;
+    EXPECT_EQ(code_of([&] { TASSIGN(last, 8 * 1024); }), "RUN_TASSIGN_RANGE");
+}
+
 TEST(MemoryModel, CapacitiesFollowTheProfile)
 {
     VecF t;  // 2 KiB

@@ -64,6 +64,25 @@ TEST(HostRuntime, MallocMemcpyMemsetFree)
     EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
+// Allocations come zero-filled, even where a freed one left other bytes (as the public CPU simulation's).
+TEST(HostRuntime, AllocationsAreZeroFilled)
+{
+    for (int round = 0; round < 2; ++round) {
+        void* dev = nullptr;
+        void* pinned = nullptr;
+        ASSERT_EQ(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        ASSERT_EQ(aclrtMallocHost(&pinned, 4096), ACL_SUCCESS);
+        for (int i = 0; i < 4096; ++i) {
+            ASSERT_EQ(static_cast<unsigned char*>(dev)[i], 0) << i;
+            ASSERT_EQ(static_cast<unsigned char*>(pinned)[i], 0) << i;
+        }
+        std::memset(dev, 0xA5, 4096);
+        std::memset(pinned, 0x5A, 4096);
+        EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+        EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+    }
+}
+
 TEST(Diagnostics, FormatNamesCodeInstructionAndExpectation)
 {
     Diagnostic d{"RUN_TASSIGN_RANGE", "TASSIGN", "tile", "ends past the end of UB", "offset + size <= 262144", "270336",

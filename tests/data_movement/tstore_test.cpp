@@ -5,6 +5,9 @@
 
 #include <acl/acl.h>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <limits>
 
 using namespace pto;
@@ -279,6 +282,125 @@ GlobalDesc flat_global(std::vector<std::byte>& storage, DType t, int rows, int c
 }
 
 }  // namespace
+
+// --- quantizing store (pre-quant scalar) ---------------------------------------------------------------
+
+namespace {
+
+uint64_t pre_quant(float scale, uint64_t high_bits = 0)
+{
+    return high_bits << 32 | std::bit_cast<uint32_t>(scale);
+}
+
+// Independent references: q rounded to nearest even (the default FP environment), saturated when finite.
+template <typename Int>
+Int quantized_integer(float q)
+{
+    if (std::isnan(q)) return 0;
+    const double r = std::nearbyint(double(q));
+    return Int(std::clamp(r, double(std::numeric_limits<Int>::min()), double(std::numeric_limits<Int>::max())));
+}
+uint16_t quantized_half(float q)
+{
+    if (std::isfinite(q)) q = std::clamp(q, -65504.0f, 65504.0f);
+    const _Float16 h = static_cast<_Float16>(q);
+    return std::bit_cast<uint16_t>(h);
+}
+uint16_t quantized_bfloat16(float q)
+{
+    const uint32_t bits = std::bit_cast<uint32_t>(q);
+    if (std::isnan(q)) return uint16_t(bits >> 16 | 0x40);
+    return uint16_t((bits + 0x7FFF + (bits >> 16 & 1)) >> 16);
+}
+
+// Stores a 16x32 accumulator of `Acc` (valid 13x27, a few special values) with scale and ReLU into
+// `Out`, and checks every element against `want(q)` and the untouched rest.
+template <typename Acc, typename Out, ReluPreMode Relu, typename Want>
+void check_quantized_store(float scale, Want want)
+{
+    constexpr int M = 16, N = 32;
+    using AccT = TileAcc<Acc, M, N, DYNAMIC, DYNAMIC>;
+    std::mt19937 rng(uint32_t(scale * 1000) + 3);
+    AccT acc(13, 27);
+    fill_accumulator(acc, rng);
+    if constexpr (std::is_same_v<Acc, float>) {
+        acc.SetValue(uint32_t(GetTileOffset<AccT>(0, 1)), std::numeric_limits<float>::infinity());
+        acc.SetValue(uint32_t(GetTileOffset<AccT>(1, 0)), -std::numeric_limits<float>::infinity());
+        acc.SetValue(uint32_t(GetTileOffset<AccT>(2, 2)), std::numeric_limits<float>::quiet_NaN());
+        acc.SetValue(uint32_t(GetTileOffset<AccT>(3, 3)), 1e30f);
+        acc.SetValue(uint32_t(GetTileOffset<AccT>(4, 4)), 2.5f / scale);  // a tie
+    } else {
+        acc.SetValue(uint32_t(GetTileOffset<AccT>(0, 1)), std::numeric_limits<int32_t>::max());
+        acc.SetValue(uint32_t(GetTileOffset<AccT>(1, 0)), std::numeric_limits<int32_t>::min());
+    }
+    const Out sentinel = Out(1);
+    std::vector<Out> out(M * N, sentinel);
+    GlobalTensor<Out, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> g(out.data());
+    TSTORE<AccT, decltype(g), AtomicType::AtomicNone, Relu>(g, acc, pre_quant(scale, 0x4000));
+    for (int r = 0; r < M; ++r) {
+        for (int c = 0; c < N; ++c) {
+            const Out got = out[size_t(r) * N + c];
+            if (r >= 13 || c >= 27) {
+                ASSERT_EQ(std::memcmp(&got, &sentinel, sizeof(Out)), 0) << r << ", " << c;
+                continue;
+            }
+            float q = float(acc_at(acc, r, c)) * scale;
+            if (Relu == ReluPreMode::NormalRelu && q < 0) q = 0.0f;
+            const auto expected = want(q);
+            ASSERT_EQ(std::memcmp(&got, &expected, sizeof(Out)), 0)
+                << r << ", " << c << ": q = " << q << ", scale " << scale;
+        }
+    }
+}
+
+}  // namespace
+
+TEST(TstoreQuant, AccumulatorsScaledRoundedAndSaturated)
+{
+    for (float scale : {0.013f, -0.25f, 1.0f, 3.5f}) {
+        check_quantized_store<float, int8_t, ReluPreMode::NoRelu>(scale, quantized_integer<int8_t>);
+        check_quantized_store<float, uint8_t, ReluPreMode::NormalRelu>(scale, quantized_integer<uint8_t>);
+        check_quantized_store<int32_t, int8_t, ReluPreMode::NormalRelu>(scale, quantized_integer<int8_t>);
+        check_quantized_store<int32_t, uint8_t, ReluPreMode::NoRelu>(scale, quantized_integer<uint8_t>);
+        check_quantized_store<int32_t, half, ReluPreMode::NoRelu>(
+            scale, [](float q) { return half::from_bits(quantized_half(q)); });
+        check_quantized_store<float, half, ReluPreMode::NormalRelu>(
+            scale, [](float q) { return half::from_bits(quantized_half(q)); });
+        check_quantized_store<float, bfloat16_t, ReluPreMode::NoRelu>(
+            scale, [](float q) { return bfloat16_t::from_bits(quantized_bfloat16(q)); });
+        check_quantized_store<float, float, ReluPreMode::NormalRelu>(scale, [](float q) { return q; });
+    }
+    // e4m3 has no infinity: a finite q saturates to 448, an infinite one becomes its NaN.
+    check_quantized_store<float, float8_e4m3_t, ReluPreMode::NoRelu>(2.0f, [](float q) {
+        if (std::isnan(q) || std::isinf(q)) return float8_e4m3_t::from_bits(q < 0 ? 0xFF : 0x7F);
+        return float8_e4m3_t(std::clamp(q, -448.0f, 448.0f));
+    });
+}
+
+TEST(TstoreQuant, RulesPerTarget)
+{
+    std::vector<std::byte> tile_bytes, gm;
+    TileDesc acc = vec_tile(tile_bytes, DType::F32, 16, 16);
+    acc.loc = TileType::Acc;
+    acc.blayout = BLayout::ColMajor;
+    acc.slayout = SLayout::RowMajor;
+    acc.fractal_bytes = TileConfig::fractalCSize;
+    const GlobalDesc f16 = flat_global(gm, DType::F16, 16, 16);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, pre_quant(0.5f), ReluPreMode::NoRelu); }).code, "no error");
+    {
+        ScopedTarget a2a3(profile::Target::A2A3);
+        EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, pre_quant(0.5f), ReluPreMode::NoRelu); }).code,
+                  "LEGAL_TSTORE_QUANT_DTYPE");
+    }
+    std::vector<std::byte> gm32;
+    const GlobalDesc i32 = flat_global(gm32, DType::I32, 16, 16);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(i32, acc, pre_quant(0.5f), ReluPreMode::NoRelu); }).code,
+              "LEGAL_TSTORE_QUANT_DTYPE");
+    std::vector<std::byte> vec_bytes;
+    const TileDesc vec = vec_tile(vec_bytes, DType::F32, 16, 16);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, vec, pre_quant(0.5f), ReluPreMode::NoRelu); }).code,
+              "LEGAL_TSTORE_LOCATION");
+}
 
 TEST(TstoreIllegal, LocationsPerProfile)
 {

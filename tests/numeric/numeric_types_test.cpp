@@ -2,6 +2,7 @@
 // against the independent model in reference.hpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -449,6 +450,45 @@ TEST(NumericTypes, NumericLimits)
     EXPECT_EQ(B::digits, 8);
     EXPECT_EQ(B::max_exponent, 128);
     EXPECT_EQ(B::min_exponent, -125);
+}
+
+// The limits of a packed fp4 pair, checked against the values of its 16 encodings: max the largest,
+// lowest its negation, min the smallest normal (2^(min_exponent - 1)), denorm_min the smallest
+// positive, epsilon the step above 1; each sets element 0 only.
+template <class Pair>
+void expect_float4_pair_limits()
+{
+    using L = std::numeric_limits<Pair>;
+    float largest = 0, smallest_positive = HUGE_VALF, above_one = HUGE_VALF;
+    for (uint8_t code = 0; code < 16; ++code) {
+        const float v = Pair::from_bits(code).element(0);
+        largest = std::max(largest, v);
+        if (v > 0) smallest_positive = std::min(smallest_positive, v);
+        if (v > 1) above_one = std::min(above_one, v);
+    }
+    EXPECT_TRUE(L::is_specialized && L::is_signed && !L::is_integer && !L::is_iec559);
+    EXPECT_FALSE(L::has_infinity || L::has_quiet_NaN || L::has_signaling_NaN);
+    EXPECT_EQ(L::max().element(0), largest);
+    EXPECT_EQ(L::lowest().element(0), -largest);
+    EXPECT_EQ(L::denorm_min().element(0), smallest_positive);
+    EXPECT_EQ(L::epsilon().element(0), above_one - 1.0f);
+    EXPECT_EQ(L::min().element(0), std::ldexp(1.0f, L::min_exponent - 1));
+    EXPECT_EQ(L::min().element(0), 1.0f);
+    EXPECT_LE(largest, std::ldexp(1.0f, L::max_exponent));
+    EXPECT_GE(largest, std::ldexp(1.0f, L::max_exponent - 1));
+    for (const Pair v : {L::max(), L::lowest(), L::min(), L::epsilon(), L::denorm_min()})
+        EXPECT_EQ(v.element(1), 0.0f);
+    EXPECT_EQ(L::infinity().bits, 0);
+}
+
+TEST(NumericTypes, Float4PairNumericLimits)
+{
+    expect_float4_pair_limits<float4_e2m1x2_t>();
+    EXPECT_EQ(std::numeric_limits<float4_e2m1x2_t>::max().element(0), 6.0f);
+    EXPECT_EQ(std::numeric_limits<float4_e2m1x2_t>::digits, 2);
+    expect_float4_pair_limits<float4_e1m2x2_t>();
+    EXPECT_EQ(std::numeric_limits<float4_e1m2x2_t>::max().element(0), 1.75f);
+    EXPECT_EQ(std::numeric_limits<float4_e1m2x2_t>::digits, 3);
 }
 
 // ---- int4b_t --------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@
 
 #include <pto/common/constants.hpp>
 #include <pto/common/type.hpp>
+#include <pto/engine/descriptor.hpp>
+#include <pto/engine/dtype_of.hpp>
 #include <pto/runtime/memory.hpp>
 
 namespace pto {
@@ -77,6 +79,20 @@ struct ConvTile {
     {
         storage_.reset();
         data_ = reinterpret_cast<DType*>(runtime::tile_address(Loc, offset, bufferSize));
+    }
+
+    // The runtime description the engine takes.
+    engine::ConvTileDesc desc() const
+    {
+        engine::ConvTileDesc d;
+        d.data = reinterpret_cast<std::byte*>(data());
+        d.dtype = engine::dtype_of<DType>;
+        d.loc = Loc;
+        d.layout = layout;
+        d.dims = totalDimCount;
+        for (int dim = 0; dim < totalDimCount; ++dim) d.shape[dim] = GetShape(dim);
+        d.buffer_bytes = bufferSize;
+        return d;
     }
 
 private:

@@ -10,6 +10,8 @@ inline int64_t get_block_idx() { return pto::runtime::block_idx(); }
 inline int64_t get_block_num() { return pto::runtime::block_num(); }
 inline int64_t get_subblockid() { return pto::runtime::subblock_idx(); }
 inline int64_t get_subblockdim() { return pto::runtime::subblock_num(); }
+// The value the harness set with pto::cpu_sim::set_task_cookie for the calling thread.
+inline uint64_t get_task_cookie() { return pto::runtime::task_cookie(); }
 
 namespace pto::sim {
 

@@ -783,3 +783,57 @@ template <>
 struct std::numeric_limits<bfloat16_t>
     : pto::numeric::detail::IeeeLimits<bfloat16_t, 8, -125, 128, 2, 4, -37, 38, 0x0080, 0x7F7F, 0x3C00, 0x7F80,
                                        0x7FC0, 0x7FA0> {};
+
+namespace pto::numeric::detail {
+
+// The numeric_limits of a packed pair of 4-bit floats (no infinity, no NaN, subnormals). Each value
+// sets element 0 (the low nibble) and leaves element 1 zero, as converting a scalar to the pair does.
+template <class T, int Digits, int MinExponent, int MaxExponent, uint8_t MinBits, uint8_t MaxBits,
+          uint8_t EpsilonBits>
+struct Float4PairLimits {
+    static constexpr bool is_specialized = true;
+    static constexpr bool is_signed = true;
+    static constexpr bool is_integer = false;
+    static constexpr bool is_exact = false;
+    static constexpr bool has_infinity = false;
+    static constexpr bool has_quiet_NaN = false;
+    static constexpr bool has_signaling_NaN = false;
+    static constexpr std::float_denorm_style has_denorm = std::denorm_present;
+    static constexpr bool has_denorm_loss = false;
+    static constexpr std::float_round_style round_style = std::round_to_nearest;
+    static constexpr bool is_iec559 = false;
+    static constexpr bool is_bounded = true;
+    static constexpr bool is_modulo = false;
+    static constexpr int digits = Digits;
+    static constexpr int digits10 = 0;
+    static constexpr int max_digits10 = 2;
+    static constexpr int radix = 2;
+    static constexpr int min_exponent = MinExponent;
+    static constexpr int min_exponent10 = 0;
+    static constexpr int max_exponent = MaxExponent;
+    static constexpr int max_exponent10 = 0;
+    static constexpr bool traps = false;
+    static constexpr bool tinyness_before = false;
+
+    static constexpr T min() noexcept { return T::from_bits(MinBits); }
+    static constexpr T max() noexcept { return T::from_bits(MaxBits); }
+    static constexpr T lowest() noexcept { return T::from_bits(MaxBits | 0x8); }
+    static constexpr T epsilon() noexcept { return T::from_bits(EpsilonBits); }
+    static constexpr T round_error() noexcept { return T(0.5f); }
+    // Without infinities and NaNs these are zero, as for any type that has none.
+    static constexpr T infinity() noexcept { return T::from_bits(0); }
+    static constexpr T quiet_NaN() noexcept { return T::from_bits(0); }
+    static constexpr T signaling_NaN() noexcept { return T::from_bits(0); }
+    static constexpr T denorm_min() noexcept { return T::from_bits(0x1); }
+};
+
+}  // namespace pto::numeric::detail
+
+// e2m1: min normal 1.0 (0x2), max 6.0 (0x7), epsilon 0.5 (0x1), denorm_min 0.5.
+template <>
+struct std::numeric_limits<float4_e2m1x2_t>
+    : pto::numeric::detail::Float4PairLimits<float4_e2m1x2_t, 2, 1, 3, 0x2, 0x7, 0x1> {};
+// e1m2: min normal 1.0 (0x4), max 1.75 (0x7), epsilon 0.25 (0x1), denorm_min 0.25.
+template <>
+struct std::numeric_limits<float4_e1m2x2_t>
+    : pto::numeric::detail::Float4PairLimits<float4_e1m2x2_t, 3, 1, 1, 0x4, 0x7, 0x1> {};

@@ -96,12 +96,14 @@ struct Tile {
         static_assert(ValidRow == DYNAMIC, "SetValidRow needs a DYNAMIC valid row count");
         detail::check_valid_extent("valid rows", rows, Rows);
         validRows_ = rows;
+        check_bound_valid_region();
     }
     void SetValidCol(unsigned cols)
     {
         static_assert(ValidCol == DYNAMIC, "SetValidCol needs a DYNAMIC valid column count");
         detail::check_valid_extent("valid columns", cols, Cols);
         validCols_ = cols;
+        check_bound_valid_region();
     }
     void SetValidShape(unsigned rows, unsigned cols)
     {
@@ -137,8 +139,25 @@ struct Tile {
     // The runtime description the engine kernels take.
     engine::TileDesc desc() const
     {
-        engine::TileDesc d;
+        engine::TileDesc d = shape_desc();
         d.data = reinterpret_cast<std::byte*>(data());
+        return d;
+    }
+
+    // Binds the tile to `offset` bytes into its memory (TASSIGN). Its valid region must fit there;
+    // capacity past the memory's end is checked by the instructions that touch it.
+    void assign_offset(uint64_t offset)
+    {
+        storage_.reset();
+        data_ = reinterpret_cast<DType*>(
+            runtime::tile_address(Loc, offset, static_cast<uint64_t>(shape_desc().valid_span_bytes())));
+    }
+
+private:
+    // The description without storage.
+    engine::TileDesc shape_desc() const
+    {
+        engine::TileDesc d;
         d.dtype = engine::dtype_of<DType>;
         d.loc = Loc;
         d.rows = Rows;
@@ -152,14 +171,12 @@ struct Tile {
         return d;
     }
 
-    // Binds the tile to `offset` bytes into its memory (TASSIGN).
-    void assign_offset(uint64_t offset)
+    // A valid region grown after TASSIGN must still fit the memory the tile is bound to.
+    void check_bound_valid_region() const
     {
-        storage_.reset();
-        data_ = reinterpret_cast<DType*>(runtime::tile_address(Loc, offset, SizeInBytes));
+        if (data_ && !storage_) runtime::require_tile_bytes(data_, shape_desc().valid_span_bytes(), "its valid region");
     }
 
-private:
     unsigned valid_rows() const
     {
         if constexpr (ValidRow == DYNAMIC) return validRows_; else return ValidRow;

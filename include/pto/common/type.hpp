@@ -125,6 +125,14 @@ enum class AccToVecMode : uint8_t { SingleModeVec0 = 0, SingleModeVec1 = 1, Dual
 enum class ReluPreMode : uint8_t { NoRelu = 0, NormalRelu = 1 };
 enum class AtomicType : uint8_t { AtomicNone = 0, AtomicAdd = 1 };
 
+// How many elements of each of its (up to four) source lists a merge sort (TMRGSORT) consumed.
+struct MrgSortExecutedNumList {
+    uint16_t mrgSortList0;
+    uint16_t mrgSortList1;
+    uint16_t mrgSortList2;
+    uint16_t mrgSortList3;
+};
+
 // Standard pads use 0..3; a custom pad keeps a float's bit pattern in bits 32..63 (see PadCustom).
 enum class PadValue : uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3, CustomBase = 0x100000000ULL };
 

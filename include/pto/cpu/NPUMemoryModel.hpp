@@ -1,8 +1,12 @@
 // The run-time architecture selection of the public CPU simulator: NPUMemoryModel::Instance() is the
 // calling thread's view of its core's on-chip memories. Initialize(arch) selects the architecture for
 // the thread (under the cpu profile: its capacities and run-time rules; under a2a3 or a5 only the
-// compiled target may be selected, another is RUN_TARGET_MISMATCH) and gives the thread fresh memories.
+// compiled target may be selected, another is RUN_TARGET_MISMATCH) and gives the thread fresh memories;
+// SetDefaultArch(arch) does so, under the same rule, for every thread that makes no selection of its own.
 #pragma once
+
+#include <array>
+#include <cstdint>
 
 #include <pto/common/type.hpp>
 #include <pto/profile/profile.hpp>
@@ -20,29 +24,61 @@ public:
         return model;
     }
 
+    // The architecture of every thread that does not Initialize its own.
+    static void SetDefaultArch(NPUArch arch)
+    {
+        runtime::select_default_target(target_of(arch));
+        default_arch() = arch;
+    }
+
     void Initialize(NPUArch arch)
     {
-        runtime::select_thread_target(arch == NPUArch::A5 ? profile::Target::A5 : profile::Target::A2A3);
+        runtime::select_thread_target(target_of(arch));
         arch_ = arch;
         initialized_ = true;
+        registers_ = {};
     }
     bool IsInitialized() const { return initialized_; }
-    NPUArch GetArch() const { return arch_; }
+    NPUArch GetArch() const { return initialized_ ? arch_ : default_arch(); }
 
-    // Every memory of the thread's core fresh again (zero; poisoned in checked mode).
-    void Clear() { runtime::clear_memories(); }
+    // Every memory of the thread's core fresh again (zero; poisoned in checked mode), registers zero.
+    void Clear()
+    {
+        runtime::clear_memories();
+        registers_ = {};
+    }
+    // Back to the default architecture, with fresh memories and zero registers.
+    void Reset()
+    {
+        runtime::reset_thread_target();
+        initialized_ = false;
+        registers_ = {};
+    }
 
     char* GetUBBase() { return base(TileType::Vec); }
     char* GetL1Base() { return base(TileType::Mat); }
     char* GetL0ABase() { return base(TileType::Left); }
     char* GetL0BBase() { return base(TileType::Right); }
     char* GetL0CBase() { return base(TileType::Acc); }
+    // The thread's 16 64-bit configuration registers (the public simulator's REG region). No ptosim
+    // instruction reads them yet.
+    char* GetREGBase() { return reinterpret_cast<char*>(registers_.data()); }
 
 private:
     static char* base(TileType loc) { return reinterpret_cast<char*>(runtime::memory_base(loc)); }
+    static profile::Target target_of(NPUArch arch)
+    {
+        return arch == NPUArch::A5 ? profile::Target::A5 : profile::Target::A2A3;
+    }
+    static NPUArch& default_arch()
+    {
+        static NPUArch arch = NPUArch::A2A3;
+        return arch;
+    }
 
     NPUArch arch_ = NPUArch::A2A3;
     bool initialized_ = false;
+    std::array<uint64_t, 16> registers_{};
 };
 
 }  // namespace pto

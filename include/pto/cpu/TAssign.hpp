@@ -6,7 +6,12 @@
 
 namespace pto {
 
-inline void NPU_MEMORY_INIT(NPUArch arch = NPUArch::A2A3) { NPUMemoryModel::Instance().Initialize(arch); }
+// The architecture of every thread from now on, and of the calling thread with fresh memories.
+inline void NPU_MEMORY_INIT(NPUArch arch = NPUArch::A2A3)
+{
+    NPUMemoryModel::SetDefaultArch(arch);
+    NPUMemoryModel::Instance().Initialize(arch);
+}
 inline void NPU_MEMORY_CLEAR() { NPUMemoryModel::Instance().Clear(); }
 
 }  // namespace pto

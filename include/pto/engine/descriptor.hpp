@@ -63,8 +63,38 @@ struct TileDesc {
         return box * box_elems + inner;
     }
 
+    // Bytes from `data` to the end of the valid region's last element (0 when the region is empty).
+    // Offsets grow with the row and with the column in every layout, so element
+    // (valid_rows - 1, valid_cols - 1) lies last.
+    constexpr int64_t valid_span_bytes() const
+    {
+        if (valid_rows <= 0 || valid_cols <= 0) return 0;
+        return ((offset(valid_rows - 1, valid_cols - 1) + 1) * element_bits() + 7) / 8;
+    }
+
     // Unboxed row-major tiles keep each row contiguous: kernels take the fast path on those.
     constexpr bool rows_contiguous() const { return !boxed() && blayout == BLayout::RowMajor; }
+};
+
+// A convolution tile (pto::ConvTile): a dense array of 1 to 6 dimensions, the last innermost, in a
+// buffer of `buffer_bytes` bytes of its memory.
+struct ConvTileDesc {
+    static constexpr int kMaxDims = 6;
+
+    std::byte* data = nullptr;
+    DType dtype = DType::F32;
+    TileType loc = TileType::Mat;
+    Layout layout = Layout::NC1HWC0;
+    int dims = 0;
+    int64_t shape[kMaxDims] = {1, 1, 1, 1, 1, 1};
+    int64_t buffer_bytes = 0;
+
+    constexpr int64_t elements() const
+    {
+        int64_t n = 1;
+        for (int d = 0; d < dims; ++d) n *= shape[d];
+        return n;
+    }
 };
 
 // A scalar operand of an instruction, as the bit pattern of the tile element type it combines with (a

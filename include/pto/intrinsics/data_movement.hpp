@@ -3,8 +3,10 @@
 // run-time facts (shapes, valid regions, addresses) and moves the data.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
+#include <pto/common/conv_tile.hpp>
 #include <pto/common/event.hpp>
 #include <pto/common/global_tensor.hpp>
 #include <pto/common/tile.hpp>
@@ -35,6 +37,26 @@ constexpr void static_check_global_transfer()
                                                       GlobalData::staticShape[1], GlobalData::staticShape[2]),
                   "LEGAL_GM_FRACTAL: ND->Nz and DN->Zn transfers take a 2-D tensor (Shape<1, 1, 1, R, C>) and "
                   "512-byte fractals");
+}
+
+template <typename TileData, typename GlobalData>
+constexpr void static_check_tload()
+{
+    static_assert(is_tile_data_v<TileData>, "TLOAD loads into a Tile");
+    static_assert(is_global_data_v<GlobalData>, "TLOAD loads from a GlobalTensor");
+    constexpr auto& target = profile::kProfile;
+    constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
+    static_assert(rules::tload_location_ok(target, TileData::Loc),
+                  "LEGAL_TLOAD_LOCATION: TLOAD loads into Vec or Mat tiles (on cpu also Acc tiles)");
+    static_assert(rules::tload_dtype_ok(target, tile_type),
+                  "LEGAL_TLOAD_DTYPE: PTO_TARGET does not load this element type");
+    static_assert(rules::tload_pad_ok(target, tile_type, TileData::PadVal),
+                  "LEGAL_TLOAD_PAD: on a5 64-bit integer tiles pad only with PadValue::Null or PadValue::Zero");
+    static_assert(rules::tload_static_shape_ok(target, GlobalData::layout, TileData::BFractal, TileData::SFractal,
+                                               TileData::ValidRow, TileData::ValidCol, GlobalData::staticShape),
+                  "LEGAL_TLOAD_STATIC_SHAPE: on a5 a static ND load needs ValidCol == shape[4] and "
+                  "ValidRow == shape[0]*shape[1]*shape[2]*shape[3]");
+    static_check_global_transfer<TileData, GlobalData>();
 }
 
 template <typename TileData, typename GlobalData>
@@ -87,46 +109,72 @@ constexpr void static_check_tmov()
                   "LEGAL_TMOV_MODE: ReLU applies to moves out of an accumulator, split modes to Acc -> Vec");
 }
 
+// The rules a ConvTile transfer's template arguments decide (LEGAL_TLOAD/TSTORE_LOCATION, _DTYPE,
+// LEGAL_GM_ELEMENT_SIZE, LEGAL_GM_LAYOUT).
+template <typename ConvTileData, typename GlobalData, bool Load>
+constexpr void static_check_conv_transfer()
+{
+    static_assert(is_global_data_v<GlobalData>, "a ConvTile moves to and from a GlobalTensor");
+    constexpr auto& target = profile::kProfile;
+    constexpr auto tile_type = engine::dtype_of<typename ConvTileData::DType>;
+    if constexpr (Load) {
+        static_assert(rules::conv_tile_location_ok(target, ConvTileData::Loc, true),
+                      "LEGAL_TLOAD_LOCATION: a ConvTile loads into Vec or Mat");
+        static_assert(rules::tload_dtype_ok(target, tile_type),
+                      "LEGAL_TLOAD_DTYPE: PTO_TARGET does not load this element type");
+    } else {
+        static_assert(rules::conv_tile_location_ok(target, ConvTileData::Loc, false),
+                      "LEGAL_TSTORE_LOCATION: a ConvTile stores from Vec or Mat (not Mat on a5)");
+        static_assert(rules::tstore_dtype_ok(target, tile_type),
+                      "LEGAL_TSTORE_DTYPE: PTO_TARGET does not store this element type");
+    }
+    static_assert(rules::element_size_match(tile_type, engine::dtype_of<typename GlobalData::DType>),
+                  "LEGAL_GM_ELEMENT_SIZE: the tile's and the global tensor's element types must have one size");
+    static_assert(rules::conv_layout_ok(ConvTileData::layout, GlobalData::layout),
+                  "LEGAL_GM_LAYOUT: a ConvTile moves to and from a GlobalTensor of its own convolution layout");
+}
+
 template <typename... T>
 inline constexpr bool names_no_atomic_type = !(std::is_same_v<std::remove_cv_t<T>, AtomicType> || ...);
 
 }  // namespace detail
 
-// TLOAD(dst, src): global tensor -> Vec / Mat tile (see pto::engine::tload for the exact mapping).
+// TLOAD(dst, src): global tensor -> Vec / Mat tile (see pto::engine::tload for the exact mapping), or
+// -> convolution tile (a ConvTile of the tensor's layout).
 template <typename TileData, typename GlobalData, typename... WaitEvents>
 PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events)
 {
-    static_assert(is_tile_data_v<TileData>, "TLOAD loads into a Tile");
-    static_assert(is_global_data_v<GlobalData>, "TLOAD loads from a GlobalTensor");
-    constexpr auto& target = profile::kProfile;
-    constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
-    static_assert(rules::tload_location_ok(target, TileData::Loc),
-                  "LEGAL_TLOAD_LOCATION: TLOAD loads into Vec or Mat tiles (on cpu also Acc tiles)");
-    static_assert(rules::tload_dtype_ok(target, tile_type),
-                  "LEGAL_TLOAD_DTYPE: PTO_TARGET does not load this element type");
-    static_assert(rules::tload_pad_ok(target, tile_type, TileData::PadVal),
-                  "LEGAL_TLOAD_PAD: on a5 64-bit integer tiles pad only with PadValue::Null or PadValue::Zero");
-    static_assert(rules::tload_static_shape_ok(target, GlobalData::layout, TileData::BFractal, TileData::SFractal,
-                                               TileData::ValidRow, TileData::ValidCol, GlobalData::staticShape),
-                  "LEGAL_TLOAD_STATIC_SHAPE: on a5 a static ND load needs ValidCol == shape[4] and "
-                  "ValidRow == shape[0]*shape[1]*shape[2]*shape[3]");
-    detail::static_check_global_transfer<TileData, GlobalData>();
+    if constexpr (is_conv_tile_v<TileData>) {
+        detail::static_check_conv_transfer<TileData, GlobalData, true>();
+    } else {
+        detail::static_check_tload<TileData, GlobalData>();
+    }
     WaitAllEvents(events...);
     engine::tload(dst.desc(), src.desc());
     return {};
 }
 
-// TSTORE<TileData, GlobalData, atomicType>(dst, src): Vec / Mat / Acc tile -> global tensor.
+// TSTORE<TileData, GlobalData, atomicType>(dst, src): Vec / Mat / Acc tile -> global tensor, or
+// convolution tile -> global tensor of its layout (no atomics).
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
           typename... WaitEvents>
 requires detail::names_no_atomic_type<WaitEvents...> PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src,
                                                                                  WaitEvents&... events)
 {
-    detail::static_check_tstore<TileData, GlobalData>();
-    static_assert(rules::tstore_atomic_ok(profile::kProfile, atomicType, engine::dtype_of<typename GlobalData::DType>),
-                  "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
-    WaitAllEvents(events...);
-    engine::tstore(dst.desc(), src.desc(), atomicType);
+    if constexpr (is_conv_tile_v<TileData>) {
+        static_assert(atomicType == AtomicType::AtomicNone,
+                      "LEGAL_TSTORE_ATOMIC: a ConvTile store does not accumulate");
+        detail::static_check_conv_transfer<TileData, GlobalData, false>();
+        WaitAllEvents(events...);
+        engine::tstore(dst.desc(), src.desc());
+    } else {
+        detail::static_check_tstore<TileData, GlobalData>();
+        static_assert(
+            rules::tstore_atomic_ok(profile::kProfile, atomicType, engine::dtype_of<typename GlobalData::DType>),
+            "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+        WaitAllEvents(events...);
+        engine::tstore(dst.desc(), src.desc(), atomicType);
+    }
     return {};
 }
 
@@ -137,6 +185,31 @@ PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, AtomicType atomic, W
     detail::static_check_tstore<TileData, GlobalData>();
     WaitAllEvents(events...);
     engine::tstore(dst.desc(), src.desc(), atomic);
+    return {};
+}
+
+// TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, preQuantScalar): an Acc tile
+// quantized on its way out (see pto::engine::tstore with a pre-quant scalar).
+template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
+          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<TileData> && TileData::Loc == TileType::Acc,
+                  "LEGAL_TSTORE_LOCATION: a store with a pre-quant scalar reads an Acc tile");
+    static_assert(is_global_data_v<GlobalData>, "TSTORE stores into a GlobalTensor");
+    constexpr auto& target = profile::kProfile;
+    constexpr auto global_type = engine::dtype_of<typename GlobalData::DType>;
+    static_assert(rules::acc_quant_output_dtype_ok(target, engine::dtype_of<typename TileData::DType>, global_type),
+                  "LEGAL_TSTORE_QUANT_DTYPE: a quantizing store makes f32 -> i8/u8 (a5: also f16/bf16/hif8/e4m3/f32) "
+                  "and i32 -> i8/u8/f16 (a5: also bf16)");
+    static_assert(rules::acc_store_shape_ok(GlobalData::layout, TileData::Rows, TileData::Cols),
+                  "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
+                  "into NZ");
+    static_assert(rules::tstore_atomic_ok(target, atomicType, global_type),
+                  "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+    detail::static_check_global_transfer<TileData, GlobalData>();
+    WaitAllEvents(events...);
+    engine::tstore(dst.desc(), src.desc(), preQuantScalar, reluPreMode, atomicType);
     return {};
 }
 

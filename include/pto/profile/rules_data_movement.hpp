@@ -89,6 +89,28 @@ constexpr bool tstore_dtype_ok(const profile::Profile& p, DType t)
     return is_base_movable(t) || is_a5_narrow_float(t);
 }
 
+// --- convolution tiles (ConvTile) ---------------------------------------------------------------
+
+// The layouts of convolution operands (NC1HWC0 ... FRACTAL_Z_3D).
+constexpr bool is_conv_layout(Layout l)
+{
+    return l >= Layout::NC1HWC0 && l <= Layout::FRACTAL_Z_3D;
+}
+
+// Rules LEGAL_TLOAD_LOCATION / LEGAL_TSTORE_LOCATION for a ConvTile: it lives in a Vec or a Mat tile
+// buffer, and a store needs the target to store from that location (no Mat on a5).
+constexpr bool conv_tile_location_ok(const profile::Profile& p, TileType loc, bool load)
+{
+    const bool conv_buffer = loc == TileType::Vec || loc == TileType::Mat;
+    return conv_buffer && (load || tstore_location_ok(p, loc));
+}
+
+// Rule LEGAL_GM_LAYOUT for a ConvTile: the tensor has the tile's convolution layout.
+constexpr bool conv_layout_ok(Layout tile, Layout global)
+{
+    return is_conv_layout(tile) && tile == global;
+}
+
 // Rule LEGAL_GM_ELEMENT_SIZE: a Vec or Mat tile and its global tensor have elements of one size
 // (the bits are moved unchanged).
 constexpr bool element_size_match(DType tile, DType global)
@@ -103,6 +125,21 @@ constexpr bool acc_output_dtype_ok(DType acc, DType out)
 {
     if (acc == DType::F32) return out == DType::F32 || out == DType::F16 || out == DType::BF16;
     if (acc == DType::I32) return out == DType::I32;
+    return false;
+}
+
+// Rule LEGAL_TSTORE_QUANT_DTYPE: what an accumulator turns into through a quantizing store (TSTORE
+// with a pre-quant scalar). A2/A3: f32 -> i8/u8, i32 -> i8/u8/f16; A5 also f32 -> f16/bf16/hif8/e4m3/f32
+// and i32 -> bf16.
+constexpr bool acc_quant_output_dtype_ok(const profile::Profile& p, DType acc, DType out)
+{
+    const bool byte = out == DType::I8 || out == DType::U8;
+    const bool a5 = p.target != profile::Target::A2A3;
+    if (acc == DType::F32) {
+        return byte || (a5 && (out == DType::F16 || out == DType::BF16 || out == DType::HiF8 ||
+                               out == DType::F8E4M3 || out == DType::F32));
+    }
+    if (acc == DType::I32) return byte || out == DType::F16 || (a5 && out == DType::BF16);
     return false;
 }
 

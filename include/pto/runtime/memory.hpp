@@ -35,11 +35,23 @@ void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks
 // Runs body(blockIdx) for every block, each with fresh, poisoned core memories.
 void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx);
 
-// --- run-time architecture selection (pto::NPUMemoryModel::Initialize) -----------------------------
+// The sub-block a harness's hook reports (cpu_sim::register_hooks): while set, subblock_idx() asks it.
+void set_subblock_hook(uint32_t (*hook)());
+// A 64-bit value per thread that the harness sets and kernels read (get_task_cookie); ptosim's
+// instructions do not read it.
+void set_task_cookie(uint64_t cookie);
+uint64_t task_cookie();
+
+// --- run-time architecture selection (pto::NPUMemoryModel) ------------------------------------------
 // Selects, for the calling thread, the target whose capacities its core memories have (fresh ones)
 // and whose rules the run-time checks apply. Under the cpu profile any target may be selected; under
 // a2a3 or a5 only the compiled one: another is RUN_TARGET_MISMATCH.
 void select_thread_target(profile::Target t);
+// Drops the calling thread's selection: it runs on the default target again, with fresh memories.
+void reset_thread_target();
+// The target of every thread that made no selection of its own (NPUMemoryModel::SetDefaultArch; none:
+// the compiled profile), under the same rule; those threads get fresh memories.
+void select_default_target(std::optional<profile::Target> t);
 // The calling thread's current core memory of `loc` (nullptr if the profile has none) and its size.
 std::byte* memory_base(TileType loc);
 uint64_t memory_size(TileType loc);
@@ -48,11 +60,18 @@ uint64_t memory_size(TileType loc);
 void clear_memories();
 
 // --- tile addresses ------------------------------------------------------------------------------
-// Address of `bytes` bytes at `offset` in the on-chip memory of `loc`. Always range-checked (an
-// out-of-range TASSIGN is RUN_TASSIGN_RANGE, never a wild write); alignment checked in checked mode.
-// An `offset` that is the host address of a byte of that memory (a pointer a tile's data() returned)
-// binds the tile there, as an alias.
+// Address of a tile at `offset` in the on-chip memory of `loc`, whose first `bytes` bytes (the span
+// of its valid region) must lie in that memory: else RUN_TASSIGN_RANGE, never a wild write. Bytes of
+// the capacity past the memory's end are the concern of the instruction that would touch them
+// (RUN_TILE_RANGE). Alignment is checked in checked mode. An `offset` that is the host address of a
+// byte of that memory (a pointer a tile's data() returned) binds the tile there, as an alias.
 std::byte* tile_address(TileType loc, uint64_t offset, uint64_t bytes);
+// Bytes from p to the end of the simulated on-chip memory (or automatic tile storage) holding p;
+// -1 if p lies in none.
+int64_t memory_bytes_after(const void* p);
+// RUN_TILE_RANGE, naming the executing instruction, when the first `bytes` bytes of a tile operand
+// at `data` (`what` names them: "its capacity", "its valid region") run past the end of its memory.
+void require_tile_bytes(const void* data, int64_t bytes, const char* what, const char* operand = "tile");
 
 // Storage for a tile that was never TASSIGNed: owned by the tile (shared between its copies).
 std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes);

@@ -112,7 +112,7 @@ GlobalDesc folded_for(const GlobalDesc& g, const TileDesc& tile)
     return folded;
 }
 
-void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const char* operand)
+void check_global_dims(const GlobalDesc& g, const char* operand)
 {
     for (int d = 0; d < 5; ++d) {
         if (g.shape[d] < 1) {
@@ -128,31 +128,16 @@ void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const 
                  "strides >= 0", std::to_string(g.stride[d]), ""});
         }
     }
-    const ViewDims dims = dims_of(g.layout);
-    int64_t view_rows = 0, view_cols = 0;
-    if (!extent_product(g.shape, dims.row_dims, dims.row_count, view_rows) ||
-        !extent_product(g.shape, dims.col_dims, dims.col_count, view_cols)) {
-        runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
-                       "the global tensor's shape " + shape_text(g.shape) + " overflows 64-bit extents",
-                       "a representable shape", shape_text(g.shape), ""});
-    }
-    if (rows > view_rows || cols > view_cols) {
-        runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
-                       "the tile's valid region (" + region_text(rows, cols) + ") exceeds the " +
-                           layout_name(g.layout) + " view (" + region_text(view_rows, view_cols) +
-                           ") of the global tensor of shape " + shape_text(g.shape),
-                       "at most " + region_text(view_rows, view_cols), region_text(rows, cols), ""});
-    }
-    if (rows == 0 || cols == 0) return;
+}
+
+void check_global_reach(const GlobalDesc& g, const int64_t (&max_index)[5], int64_t inner_elements,
+                        const char* operand)
+{
     if (!g.data) {
         runtime::fail({"RUN_NULL_POINTER", "", operand, "the global tensor's pointer is null", "a global address",
                        "nullptr", ""});
     }
-
-    int64_t max_index[5] = {0, 0, 0, 0, 0};
-    spread_max_index(rows, g.shape, dims.row_dims, dims.row_count, max_index);
-    spread_max_index(cols, g.shape, dims.col_dims, dims.col_count, max_index);
-    int64_t farthest = 0;  // element offset of the farthest element touched
+    int64_t farthest = inner_elements - 1;  // element offset of the farthest element touched
     for (int d = 0; d < 5; ++d) {
         int64_t term = 0;
         if (__builtin_mul_overflow(max_index[d], g.stride[d], &term) ||
@@ -171,6 +156,32 @@ void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const 
                            " bytes from the pointer)",
                        "byte offsets < " + std::to_string(available), std::to_string(end - 1), ""});
     }
+}
+
+void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const char* operand)
+{
+    check_global_dims(g, operand);
+    const ViewDims dims = dims_of(g.layout);
+    int64_t view_rows = 0, view_cols = 0;
+    if (!extent_product(g.shape, dims.row_dims, dims.row_count, view_rows) ||
+        !extent_product(g.shape, dims.col_dims, dims.col_count, view_cols)) {
+        runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
+                       "the global tensor's shape " + shape_text(g.shape) + " overflows 64-bit extents",
+                       "a representable shape", shape_text(g.shape), ""});
+    }
+    if (rows > view_rows || cols > view_cols) {
+        runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
+                       "the tile's valid region (" + region_text(rows, cols) + ") exceeds the " +
+                           layout_name(g.layout) + " view (" + region_text(view_rows, view_cols) +
+                           ") of the global tensor of shape " + shape_text(g.shape),
+                       "at most " + region_text(view_rows, view_cols), region_text(rows, cols), ""});
+    }
+    if (rows == 0 || cols == 0) return;
+
+    int64_t max_index[5] = {0, 0, 0, 0, 0};
+    spread_max_index(rows, g.shape, dims.row_dims, dims.row_count, max_index);
+    spread_max_index(cols, g.shape, dims.col_dims, dims.col_count, max_index);
+    check_global_reach(g, max_index, 1, operand);
 }
 
 }  // namespace pto::engine::data_movement

@@ -62,4 +62,12 @@ GlobalDesc folded_for(const GlobalDesc& g, const TileDesc& tile);
 // `operand` names the tensor in diagnostics.
 void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const char* operand);
 
+// The parts of check_global_access for transfers that address the tensor another way:
+// every dimension >= 1 (RUN_GLOBAL_SHAPE), no negative stride (RUN_GLOBAL_STRIDE);
+void check_global_dims(const GlobalDesc& g, const char* operand);
+// a pointer (RUN_NULL_POINTER), and the farthest element touched (index max_index[d] in each dimension
+// d, then `inner_elements` consecutive elements) inside the allocation (RUN_GLOBAL_OOB).
+void check_global_reach(const GlobalDesc& g, const int64_t (&max_index)[5], int64_t inner_elements,
+                        const char* operand);
+
 }  // namespace pto::engine::data_movement

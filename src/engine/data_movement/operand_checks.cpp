@@ -51,6 +51,16 @@ std::string layout_name(Layout layout)
         case Layout::ND: return "ND";
         case Layout::DN: return "DN";
         case Layout::NZ: return "NZ";
+        case Layout::NC1HWC0: return "NC1HWC0";
+        case Layout::GNC1HWC0: return "GNC1HWC0";
+        case Layout::NCHW: return "NCHW";
+        case Layout::GNCHW: return "GNCHW";
+        case Layout::NHWC: return "NHWC";
+        case Layout::NDC1HWC0: return "NDC1HWC0";
+        case Layout::NCDHW: return "NCDHW";
+        case Layout::FRACTAL_Z: return "FRACTAL_Z";
+        case Layout::FRACTAL_Z_S16S8: return "FRACTAL_Z_S16S8";
+        case Layout::FRACTAL_Z_3D: return "FRACTAL_Z_3D";
         default: return "layout #" + std::to_string(static_cast<int>(layout));
     }
 }

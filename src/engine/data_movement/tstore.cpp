@@ -1,7 +1,9 @@
-// TSTORE: Vec / Mat / Acc tile -> global tensor, plain or atomically accumulated.
+// TSTORE: Vec / Mat / Acc tile -> global tensor, plain, atomically accumulated, or (Acc) quantized with a
+// pre-quant scalar.
 #include <pto/common/numeric.hpp>
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/data_movement.hpp>
+#include <pto/numeric/convert.hpp>
 #include <pto/profile/rules_data_movement.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
@@ -9,6 +11,10 @@
 #include "engine/data_movement/global_view.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
 
 namespace pto::engine {
 
@@ -63,16 +69,29 @@ void store_accumulator(const dm::GlobalView& view, const TileDesc& src, DType gl
 }  // namespace
 
 void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
-                  LegalitySink& sink)
+                  LegalitySink& sink, bool quantized)
 {
-    if (!rules::tstore_location_ok(profile, src.loc)) {
+    if (!rules::tstore_location_ok(profile, src.loc) || (quantized && src.loc != TileType::Acc)) {
         dm::report_rule(sink, profile, "LEGAL_TSTORE_LOCATION", "src",
-                      "TSTORE cannot store from a " + dm::location_name(src.loc) + " tile",
-                      profile.target == profile::Target::A5 ? "a Vec or Acc tile" : "a Vec, Mat or Acc tile",
+                      "TSTORE cannot store from a " + dm::location_name(src.loc) + " tile" +
+                          (quantized ? " with a pre-quant scalar" : ""),
+                      quantized ? "an Acc tile"
+                      : profile.target == profile::Target::A5 ? "a Vec or Acc tile" : "a Vec, Mat or Acc tile",
                       dm::location_name(src.loc));
     }
+    if (quantized) {
+        if (!rules::acc_quant_output_dtype_ok(profile, src.dtype, dst.dtype)) {
+            dm::report_rule(sink, profile, "LEGAL_TSTORE_QUANT_DTYPE", "dst",
+                          "a quantizing store of a " + name_of(src.dtype) + " accumulator cannot produce " +
+                              name_of(dst.dtype),
+                          profile.target == profile::Target::A2A3 ? "f32 -> i8/u8, i32 -> i8/u8/f16"
+                                                                  : "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, "
+                                                                    "i32 -> i8/u8/f16/bf16",
+                          name_of(src.dtype) + " -> " + name_of(dst.dtype));
+        }
+    }
     if (src.loc == TileType::Acc) {
-        if (!rules::acc_output_dtype_ok(src.dtype, dst.dtype)) {
+        if (!quantized && !rules::acc_output_dtype_ok(src.dtype, dst.dtype)) {
             dm::report_rule(sink, profile, "LEGAL_ACC_OUTPUT_DTYPE", "dst",
                           "an accumulator of " + name_of(src.dtype) + " cannot be stored as " + name_of(dst.dtype),
                           "f32 -> f32/f16/bf16 or i32 -> i32", name_of(src.dtype) + " -> " + name_of(dst.dtype));
@@ -125,25 +144,78 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
     }
 }
 
-void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
+namespace {
+
+// The checks every TSTORE form makes before it writes; the tensor as the store sees it.
+dm::GlobalView checked_view(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic, bool quantized)
 {
-    runtime::InstructionScope scope("TSTORE");
     dm::check_tile(src, "src");
     StopAtFirstFinding stop;
-    check_tstore(runtime::active_profile(), dst, src, atomic, stop);
+    check_tstore(runtime::active_profile(), dst, src, atomic, stop, quantized);
     warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
-        check_tstore(p, dst, src, atomic, s);
+        check_tstore(p, dst, src, atomic, s, quantized);
     });
     const GlobalDesc folded = dm::folded_for(dst, src);
     dm::check_global_access(folded, src.valid_rows, src.valid_cols, "dst");
     require_written(src, "src");
+    return dm::GlobalView(folded);
+}
 
-    const dm::GlobalView view(folded);
+// q = x * scale (f32), ReLU'd, into `out`: rounded to nearest even, a finite q saturating.
+void store_quantized_element(float q, DType out, std::byte* at, bool accumulate)
+{
+    if (out == DType::F32) {
+        float sum = q;
+        if (accumulate) {
+            float held;
+            std::memcpy(&held, at, sizeof held);
+            sum = held + q;
+        }
+        std::memcpy(at, &sum, sizeof sum);
+        return;
+    }
+    const bool saturate = std::isfinite(q) || !dtype_is_float(out);
+    numeric::from_double(out, at, 0, q, numeric::effective_round_mode(out, RoundMode::CAST_NONE),
+                         saturate ? SaturationMode::ON : SaturationMode::OFF);
+}
+
+}  // namespace
+
+void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
+{
+    runtime::InstructionScope scope("TSTORE");
+    const dm::GlobalView view = checked_view(dst, src, atomic, false);
     const bool accumulate = atomic == AtomicType::AtomicAdd;
     if (src.loc == TileType::Acc) {
         store_accumulator(view, src, dst.dtype, accumulate);
     } else {
         store_plain(view, src, dst.dtype, accumulate);
+    }
+}
+
+void tstore(const GlobalDesc& dst, const TileDesc& src, uint64_t pre_quant_scalar, ReluPreMode relu,
+            AtomicType atomic)
+{
+    runtime::InstructionScope scope("TSTORE");
+    const dm::GlobalView view = checked_view(dst, src, atomic, true);
+    const float scale = std::bit_cast<float>(static_cast<uint32_t>(pre_quant_scalar));
+    const int64_t out_bytes = (dtype_bits(dst.dtype) + 7) / 8;
+    for (int r = 0; r < src.valid_rows; ++r) {
+        for (int c = 0; c < src.valid_cols; ++c) {
+            const std::byte* element = element_address(src, src.offset(r, c));
+            float x;
+            if (src.dtype == DType::I32) {
+                int32_t i;
+                std::memcpy(&i, element, sizeof i);
+                x = static_cast<float>(i);
+            } else {
+                std::memcpy(&x, element, sizeof x);
+            }
+            float q = x * scale;
+            if (relu == ReluPreMode::NormalRelu && q < 0) q = 0.0f;
+            store_quantized_element(q, dst.dtype, view.base() + view.offset(r, c) * out_bytes,
+                                    atomic == AtomicType::AtomicAdd);
+        }
     }
 }
 

@@ -44,7 +44,10 @@ void mgather(const TileDesc& dst, const GlobalDesc& table, const TileDesc& idx, 
 
     // A2/A3 zero-fills an NZ destination once before its Row DMA loop and skips out-of-range rows.
     const bool zero_whole_tile = rows && oob == GatherOOB::Zero && dst.boxed();
-    if (zero_whole_tile) std::memset(dst.data, 0, size_t(dst.bytes()));
+    if (zero_whole_tile) {
+        runtime::require_tile_bytes(dst.data, dst.bytes(), "its capacity, which the Zero policy clears,", "dst");
+        std::memset(dst.data, 0, size_t(dst.bytes()));
+    }
 
     with_word(dst.element_bits() / 8, [&](auto word) {
         using Word = decltype(word);

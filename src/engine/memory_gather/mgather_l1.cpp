@@ -63,7 +63,10 @@ void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& 
 
     // The Zero policy clears the whole L1 tile once, then skips the DMA of out-of-range rows.
     const bool zero_whole_tile = oob == GatherOOB::Zero;
-    if (zero_whole_tile) std::memset(dst.data, 0, size_t(dst.bytes()));
+    if (zero_whole_tile) {
+        runtime::require_tile_bytes(dst.data, dst.bytes(), "its capacity, which the Zero policy clears,", "dst");
+        std::memset(dst.data, 0, size_t(dst.bytes()));
+    }
     with_word(dst.element_bits() / 8, [&](auto word) {
         using Word = decltype(word);
         with_rule(index_rule(oob), [&](auto rule) {
@@ -98,6 +101,7 @@ void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& 
             }
         });
     });
+    runtime::require_tile_bytes(dst.data, dst.bytes(), "its capacity, which the scratch image fills,", "dst");
     std::memcpy(dst.data, scratch.data, size_t(dst.bytes()));
     mark_written(dst, dst.rows, dst.cols);
 }

@@ -27,6 +27,21 @@ void tload(const TileDesc& dst, const GlobalDesc& src);
 // what global memory holds instead of overwriting it.
 void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic = AtomicType::AtomicNone);
 
+// TSTORE with a pre-quant scalar: each element x of the valid region of the Acc tile `src` becomes
+// q = f32(x) * scale, scale being the f32 whose bits are the low 32 bits of `pre_quant_scalar`; with
+// NormalRelu a negative q becomes +0; q is then rounded to nearest even into dst's type, a finite q
+// saturating to that type's range (8-bit integers: NaN -> 0; floats keep infinities and NaN where the
+// type has them). AtomicAdd adds q to an f32 tensor.
+void tstore(const GlobalDesc& dst, const TileDesc& src, uint64_t pre_quant_scalar, ReluPreMode relu,
+            AtomicType atomic = AtomicType::AtomicNone);
+
+// TLOAD / TSTORE of a convolution tile: its dense array moves element by element from / to the
+// global tensor of the same layout. Tile dimension d (d < 5) is the tensor's dimension d; a sixth tile
+// dimension (the C0 of NDC1HWC0) lies contiguous after the tensor's fifth; the tensor's dimensions
+// past a tile of fewer than five have extent 1. The transfer is the tile's whole shape.
+void tload(const ConvTileDesc& dst, const GlobalDesc& src);
+void tstore(const GlobalDesc& dst, const ConvTileDesc& src);
+
 // TMOV: the valid region of `dst` receives the same logical elements of `src`, re-laid out for the
 // destination's layout; moves out of an accumulator convert (and with NormalRelu clamp negatives to
 // zero first); Mat->Bias widens half / bfloat16 to float. For Acc->Vec the dual modes move the half
@@ -38,8 +53,12 @@ void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu = ReluPreMo
 // The operand rules of each on profile `p`, read from the descriptors alone (kUnknownExtent valid
 // extents and view dimensions skip the rules that read them). Every broken rule goes to `sink`.
 void check_tload(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
+// `quantized`: the rules of the pre-quant-scalar form (an Acc source, LEGAL_TSTORE_QUANT_DTYPE).
 void check_tstore(const profile::Profile& p, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
-                  LegalitySink& sink);
+                  LegalitySink& sink, bool quantized = false);
+// The rules of a convolution-tile transfer (`load`: TLOAD, else TSTORE).
+void check_conv_transfer(const profile::Profile& p, const ConvTileDesc& tile, const GlobalDesc& global, bool load,
+                         LegalitySink& sink);
 void check_tmov(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
                 AccToVecMode mode, LegalitySink& sink);
 

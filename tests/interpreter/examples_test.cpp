@@ -59,6 +59,28 @@ TEST(Examples, SoftmaxMatchesTheDoublePrecisionReference)
     }
 }
 
+TEST(Examples, LayerNormMatchesTheDoublePrecisionReference)
+{
+    const ParseResult parsed = parse_ok(read_text(example_path("layernorm.pto")), "layernorm.pto");
+    const std::size_t n = 32;
+    auto x = random_vector<float>(n * 256, 35), gamma = random_vector<float>(256, 36), beta = random_vector<float>(256, 37);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = 3.0f * x[i] + float(i / 256 % 5);  // an offset per row
+    std::vector<float> y(n * 256, 0.0f);
+    const RunResult r = run(parsed.module, {array_arg("x", x), array_arg("gamma", gamma), array_arg("beta", beta), array_arg("y", y),
+                                            scalar_arg("n", double(n))},
+                            checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (std::size_t i = 0; i < n; ++i) {
+        double mean = 0, var = 0;
+        for (std::size_t j = 0; j < 256; ++j) mean += x[i * 256 + j] / 256.0;
+        for (std::size_t j = 0; j < 256; ++j) var += (x[i * 256 + j] - mean) * (x[i * 256 + j] - mean) / 256.0;
+        for (std::size_t j = 0; j < 256; ++j) {
+            const double want = (x[i * 256 + j] - mean) / std::sqrt(var + 1e-5) * gamma[j] + beta[j];
+            ASSERT_NEAR(y[i * 256 + j], want, 1e-5 * (1.0 + std::abs(want))) << "row " << i << ", column " << j;
+        }
+    }
+}
+
 TEST(Examples, EmbeddingLookupWithMgather)
 {
     const ParseResult parsed = parse_ok(read_text(example_path("embedding.pto")), "embedding.pto");

@@ -106,6 +106,7 @@ TEST(ReduceText, RowReductionsWithAndWithoutTmp)
     const std::string types = std::string(" : ") + kSrc + ", " + kSrc + ") outs(%ty : " + kRowResults + ")";
     expect_rows(ReduceOp::Sum, x, run_program(program("pto.trowsum ins(%tx, %tt" + types, kRowResults, 16, 1), x, 16));
     expect_rows(ReduceOp::Max, x, run_program(program("pto.trowmax ins(%tx, %tt" + types, kRowResults, 16, 1), x, 16));
+    expect_rows(ReduceOp::Prod, x, run_program(program("pto.trowprod ins(%tx, %tt" + types, kRowResults, 16, 1), x, 16));
     expect_rows(ReduceOp::Min, x,
                 run_program(program(std::string("%ty = pto.trowmin %tx : (") + kSrc + ") -> " + kRowResults, kRowResults, 16, 1), x, 16));
 }
@@ -120,6 +121,8 @@ TEST(ReduceText, ColumnReductionsWithTheirForms)
                    run_program(program(std::string("pto.tcolsum ins(%tx, %tt {isBinary = true} : ") + kSrc + ", " + kSrc + outs,
                                        kColResults, 1, 64),
                                x, 64));
+    expect_columns(ReduceOp::Prod, x,
+                   run_program(program(std::string("pto.tcolprod ins(%tx : ") + kSrc + outs, kColResults, 1, 64), x, 64));
     expect_columns(ReduceOp::Max, x,
                    run_program(program(std::string("pto.tcolmax ins(%tx : ") + kSrc + outs, kColResults, 1, 64), x, 64));
     expect_columns(ReduceOp::Min, x,
@@ -163,6 +166,10 @@ TEST(ReduceText, ElementTypesPerProfile)
     EXPECT_EQ(codes(Target::A5, "tcolsum", bf16, tile("bf16", "1x64")), Codes{});
     EXPECT_EQ(codes(Target::A2A3, "tcolmin", tile("u16", "16x64"), tile("u16", "1x64")), Codes{"LEGAL_TCOLMIN_DTYPE"});
     EXPECT_EQ(codes(Target::Cpu, "tcolmin", tile("u16", "16x64"), tile("u16", "1x64")), Codes{});
+    EXPECT_EQ(codes(Target::A5, "trowprod", i64, i64_col), Codes{"LEGAL_TROWPROD_DTYPE"});
+    EXPECT_EQ(codes(Target::A5, "tcolprod", tile("u16", "16x64"), tile("u16", "1x64")), Codes{});
+    EXPECT_EQ(codes(Target::A2A3, "tcolprod", tile("u16", "16x64"), tile("u16", "1x64")), Codes{"LEGAL_TCOLPROD_DTYPE"});
+    EXPECT_EQ(codes(Target::A5, "tcolprod", tile("i8", "16x64"), tile("i8", "1x64")), Codes{"LEGAL_TCOLPROD_DTYPE"});
 }
 
 TEST(ReduceText, LayoutsLocationsAndShapes)

@@ -5,7 +5,8 @@
 // Every target computes the same operations in the same order, only more of them at a time:
 //   along a line   element j goes into partial result j mod kPartials; a tail shorter than kPartials is
 //                  padded with the operation's identity (-0 for a float sum: x + -0 is x for every x,
-//                  -0 included); the partial results are then combined pairwise as a halving tree;
+//                  -0 included; 1 for a product); the partial results are then combined pairwise as a
+//                  halving tree;
 //   across lines   each position is combined line after line, from the first.
 // Floats combine in float (half and bfloat16 widened exactly) and round once to the element type; a NaN
 // result becomes the canonical NaN, as NaN payloads depend on the order of the operands.
@@ -68,6 +69,31 @@ struct Combine<ReduceOp::Sum> {
     static V apply(V a, V b)
     {
         return hn::Add(a, b);
+    }
+};
+
+// Integer products wrap. Highway has no 8- or 64-bit lane multiply; no profile multiplies those types,
+// and they run one element at a time.
+template <typename T>
+inline constexpr bool kVectorMultiply = !std::is_integral_v<T> || sizeof(T) == 2 || sizeof(T) == 4;
+
+template <>
+struct Combine<ReduceOp::Prod> {
+    using Element = elementwise::Mul;
+    template <typename C>
+    static C identity()
+    {
+        return C(1);
+    }
+    template <typename C>
+    static bool settled(C)
+    {
+        return true;
+    }
+    template <class V>
+    static V apply(V a, V b)
+    {
+        return hn::Mul(a, b);
     }
 };
 
@@ -242,14 +268,37 @@ void reduce_across(const ReduceJob<typename Format<T>::Storage>& job)
     for (; j < length; ++j) job.out[j * job.out_stride] = finish<T>(fold<T, Op>(job.src.line(0) + j, job.shape.count, job.src.stride));
 }
 
+// Each result folded one element at a time (the integer products without a vector multiply, where the
+// order does not matter).
+template <typename T, ReduceOp kOp>
+void reduce_by_folds(const ReduceJob<typename Format<T>::Storage>& job)
+{
+    const bool along = job.axis == Axis::AlongLines;
+    const int64_t results = along ? job.shape.count : job.shape.length;
+    for (int64_t k = 0; k < results; ++k) {
+        const auto* first = along ? job.src.line(k) : job.src.line(0) + k;
+        const auto result = along ? fold<T, Combine<kOp>>(first, job.shape.length, 1)
+                                  : fold<T, Combine<kOp>>(first, job.shape.count, job.src.stride);
+        job.out[k * job.out_stride] = finish<T>(result);
+    }
+}
+
+template <typename T, ReduceOp kOp>
+void reduce_as(const ReduceJob<typename Format<T>::Storage>& job)
+{
+    if constexpr (kOp == ReduceOp::Prod && !kVectorMultiply<T>) reduce_by_folds<T, kOp>(job);
+    else if (job.axis == Axis::AlongLines) reduce_along<T, kOp>(job);
+    else reduce_across<T, kOp>(job);
+}
+
 template <typename T>
 void reduce(const ReduceJob<typename Format<T>::Storage>& job)
 {
-    const bool along = job.axis == Axis::AlongLines;
     switch (job.op) {
-        case ReduceOp::Sum: return along ? reduce_along<T, ReduceOp::Sum>(job) : reduce_across<T, ReduceOp::Sum>(job);
-        case ReduceOp::Max: return along ? reduce_along<T, ReduceOp::Max>(job) : reduce_across<T, ReduceOp::Max>(job);
-        case ReduceOp::Min: return along ? reduce_along<T, ReduceOp::Min>(job) : reduce_across<T, ReduceOp::Min>(job);
+        case ReduceOp::Sum: return reduce_as<T, ReduceOp::Sum>(job);
+        case ReduceOp::Max: return reduce_as<T, ReduceOp::Max>(job);
+        case ReduceOp::Min: return reduce_as<T, ReduceOp::Min>(job);
+        case ReduceOp::Prod: return reduce_as<T, ReduceOp::Prod>(job);
     }
 }
 

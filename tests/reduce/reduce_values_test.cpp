@@ -123,3 +123,29 @@ TEST(ReduceValues, DocumentedCornerCases)
 }
 
 }  // namespace
+
+namespace {
+
+// dst may share src's bytes: the results are as if src were read in full first.
+TEST(ReduceValues, DestinationsOverlappingTheSource)
+{
+    std::mt19937 rng(13);
+    for (bool dn : {false, true}) {
+        HostTile<float> src(8, 64, 8, 64, kRowMajor, rng);
+        const std::vector<float> before = src.storage();
+        TileDesc dst = src.desc();  // ND: the very same tile, results in column 0
+        if (dn) {
+            dst.data += (2 * 64 + 5) * sizeof(float);  // DN: a column of 8 inside row 2, read after row 0
+            dst.cols = dst.valid_cols = 1;
+            dst.blayout = BLayout::ColMajor;
+        }
+        engine::trowsum(dst, src.desc(), nullptr);
+        for (int r = 0; r < 8; ++r) {
+            const std::vector<float> row(before.begin() + r * 64, before.begin() + (r + 1) * 64);
+            const float got = reinterpret_cast<const float*>(dst.data)[dst.offset(r, 0)];
+            EXPECT_TRUE(same_bits<float>(expected<float>(ReduceOp::Sum, row, true), got)) << (dn ? "DN " : "ND ") << r;
+        }
+    }
+}
+
+}  // namespace

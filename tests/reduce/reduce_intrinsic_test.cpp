@@ -124,6 +124,31 @@ TEST(ReduceIntrinsics, IntegerSumsWrapAndEventsAreWaitedFor)
     }
 }
 
+TEST(ReduceIntrinsics, ProductsOfRowsAndColumns)
+{
+    using Src = Tile<TileType::Vec, int16_t, 16, 48, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using RowDst = Tile<TileType::Vec, int16_t, 16, 1, BLayout::ColMajor, DYNAMIC, 1>;
+    using ColDst = Tile<TileType::Vec, int16_t, 1, 48, BLayout::RowMajor, 1, DYNAMIC>;
+    std::mt19937 rng(3);
+    const int rows = 13, cols = 45;
+    Src src(rows, cols), tmp(rows, cols);
+    RowDst row_products(rows);
+    ColDst col_products(cols);
+    for (int i = 0; i < Src::Numel; ++i) src.SetValue(i, int16_t(int(rng() % 7) - 3));
+    TROWPROD(row_products, src, tmp);
+    TCOLPROD(col_products, src);
+    for (int r = 0; r < rows; ++r) {
+        std::vector<int16_t> xs;
+        for (int c = 0; c < cols; ++c) xs.push_back(src.GetValue(r * 48 + c));
+        EXPECT_EQ(row_products.GetValue(r), wrapped(ReduceOp::Prod, xs)) << r;
+    }
+    for (int c = 0; c < cols; ++c) {
+        std::vector<int16_t> xs;
+        for (int r = 0; r < rows; ++r) xs.push_back(src.GetValue(r * 48 + c));
+        EXPECT_EQ(col_products.GetValue(c), wrapped(ReduceOp::Prod, xs)) << c;
+    }
+}
+
 TEST(ReduceIntrinsics, RowCountsThatDifferAreRunValidShape)
 {
     using Src = Tile<TileType::Vec, float, 16, 32, BLayout::RowMajor, DYNAMIC, 32>;

@@ -1,4 +1,4 @@
-// The six reductions on every element type the cpu profile takes, through the engine entry points both
+// The eight reductions on every element type the cpu profile takes, through the engine entry points both
 // doors call: random shapes and partial valid regions inside larger capacities, ND and DN destinations,
 // random elements with one in twelve special (NaN, +-inf, +-0, subnormals, integer ends), against the
 // reference results of support.hpp; nothing of dst outside the results is written.
@@ -15,14 +15,16 @@ constexpr Entry kRowEntries[] = {
     [](const TileDesc& d, const TileDesc& s) { engine::trowsum(d, s, nullptr); },
     [](const TileDesc& d, const TileDesc& s) { engine::trowmax(d, s, nullptr); },
     [](const TileDesc& d, const TileDesc& s) { engine::trowmin(d, s, nullptr); },
+    [](const TileDesc& d, const TileDesc& s) { engine::trowprod(d, s, nullptr); },
 };
 constexpr Entry kColEntries[] = {
     [](const TileDesc& d, const TileDesc& s) { engine::tcolsum(d, s, nullptr, false); },
     engine::tcolmax,
     engine::tcolmin,
+    engine::tcolprod,
 };
-constexpr ReduceOp kOps[] = {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min};
-constexpr const char* kOpNames[] = {"sum", "max", "min"};
+constexpr ReduceOp kOps[] = {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod};
+constexpr const char* kOpNames[] = {"sum", "max", "min", "product"};
 
 template <typename T>
 void check_rows(uint32_t seed)
@@ -47,7 +49,9 @@ template <typename T>
 void check_columns(uint32_t seed)
 {
     std::mt19937 rng(seed);
+    const auto& cpu = profile::profile_of(profile::Target::Cpu);
     for (ReduceOp op : kOps) {
+        if (!rules::col_reduce_dtype_ok(cpu, op, Elem<T>::dtype)) continue;
         for (int trial = 0; trial < 40; ++trial) {
             const int rows = trial < 8 ? 1 + trial * 11 : 1 + int(rng() % 70);
             const int cols = 1 + int(rng() % 200);
@@ -116,6 +120,32 @@ TEST(ReduceValues, DocumentedCornerCases)
     EXPECT_EQ(std::bit_cast<uint32_t>(out[0]), 0x7fc00000u);
     engine::trowsum(o, row(infs), nullptr);
     EXPECT_EQ(std::bit_cast<uint32_t>(out[0]), 0x7fc00000u);
+}
+
+}  // namespace
+
+namespace {
+
+// dst may share src's bytes: the results are as if src were read in full first.
+TEST(ReduceValues, DestinationsOverlappingTheSource)
+{
+    std::mt19937 rng(13);
+    for (bool dn : {false, true}) {
+        HostTile<float> src(8, 64, 8, 64, kRowMajor, rng);
+        const std::vector<float> before = src.storage();
+        TileDesc dst = src.desc();  // ND: the very same tile, results in column 0
+        if (dn) {
+            dst.data += (2 * 64 + 5) * sizeof(float);  // DN: a column of 8 inside row 2, read after row 0
+            dst.cols = dst.valid_cols = 1;
+            dst.blayout = BLayout::ColMajor;
+        }
+        engine::trowsum(dst, src.desc(), nullptr);
+        for (int r = 0; r < 8; ++r) {
+            const std::vector<float> row(before.begin() + r * 64, before.begin() + (r + 1) * 64);
+            const float got = reinterpret_cast<const float*>(dst.data)[dst.offset(r, 0)];
+            EXPECT_TRUE(same_bits<float>(expected<float>(ReduceOp::Sum, row, true), got)) << (dn ? "DN " : "ND ") << r;
+        }
+    }
 }
 
 }  // namespace

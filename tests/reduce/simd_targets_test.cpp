@@ -14,21 +14,25 @@ template <typename T>
 void check_lengths(std::mt19937& rng, const std::string& target)
 {
     const auto& cpu = profile::profile_of(profile::Target::Cpu);
-    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min}) {
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod}) {
         for (int length : {1, 3, 8, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200, 1000}) {
             const std::string context = target + ", length " + std::to_string(length);
             if (rules::row_reduce_dtype_ok(cpu, op, Elem<T>::dtype)) {
                 check_reduction<T>(rng, op, true, 3, length, 2, false, [op](const TileDesc& d, const TileDesc& s) {
                     if (op == ReduceOp::Sum) engine::trowsum(d, s, nullptr);
                     else if (op == ReduceOp::Max) engine::trowmax(d, s, nullptr);
-                    else engine::trowmin(d, s, nullptr);
+                    else if (op == ReduceOp::Min) engine::trowmin(d, s, nullptr);
+                    else engine::trowprod(d, s, nullptr);
                 }, "rows, " + context);
             }
-            check_reduction<T>(rng, op, false, length % 90 + 1, length, 0, false, [op](const TileDesc& d, const TileDesc& s) {
-                if (op == ReduceOp::Sum) engine::tcolsum(d, s, nullptr, false);
-                else if (op == ReduceOp::Max) engine::tcolmax(d, s);
-                else engine::tcolmin(d, s);
-            }, "columns, " + context);
+            if (rules::col_reduce_dtype_ok(cpu, op, Elem<T>::dtype)) {
+                check_reduction<T>(rng, op, false, length % 90 + 1, length, 0, false, [op](const TileDesc& d, const TileDesc& s) {
+                    if (op == ReduceOp::Sum) engine::tcolsum(d, s, nullptr, false);
+                    else if (op == ReduceOp::Max) engine::tcolmax(d, s);
+                    else if (op == ReduceOp::Min) engine::tcolmin(d, s);
+                    else engine::tcolprod(d, s);
+                }, "columns, " + context);
+            }
             if (testing::Test::HasFatalFailure()) return;
         }
     }

@@ -52,35 +52,46 @@ Storage<T> round_float(float x)
     else return bfloat16_rounder().round(double(x));
 }
 
-// The documented order of a float sum, step by step: element j into partial sum j mod 64 (from -0), then
-// the pairwise halving tree over the 64 partial sums, all in float, rounded once to T.
+inline float combined(ReduceOp op, float a, float b) { return op == ReduceOp::Sum ? a + b : a * b; }
+
+// The documented order of a float sum (product), step by step: element j into partial result j mod 64
+// (from -0, resp. 1), then the pairwise halving tree over the 64 partial results, all in float, rounded
+// once to T.
 template <typename T>
-Storage<T> ordered_float_sum(const std::vector<Storage<T>>& xs)
+Storage<T> ordered_float(ReduceOp op, const std::vector<Storage<T>>& xs)
 {
     float partial[64];
-    for (float& p : partial) p = -0.0f;
-    for (std::size_t j = 0; j < xs.size(); ++j) partial[j % 64] += float(value_of<T>(xs[j]));
+    for (float& p : partial) p = op == ReduceOp::Sum ? -0.0f : 1.0f;
+    for (std::size_t j = 0; j < xs.size(); ++j) partial[j % 64] = combined(op, partial[j % 64], float(value_of<T>(xs[j])));
     for (int width = 64; width > 1; width /= 2)
-        for (int k = 0; k < width / 2; ++k) partial[k] += partial[k + width / 2];
+        for (int k = 0; k < width / 2; ++k) partial[k] = combined(op, partial[k], partial[k + width / 2]);
     return round_float<T>(partial[0]);
 }
 
-// A float sum top to bottom (a column), in float, rounded once to T.
+// A float sum (product) top to bottom (a column), in float, rounded once to T.
 template <typename T>
-Storage<T> sequential_float_sum(const std::vector<Storage<T>>& xs)
+Storage<T> sequential_float(ReduceOp op, const std::vector<Storage<T>>& xs)
 {
-    float sum = float(value_of<T>(xs[0]));
-    for (std::size_t i = 1; i < xs.size(); ++i) sum += float(value_of<T>(xs[i]));
-    return round_float<T>(sum);
+    float result = float(value_of<T>(xs[0]));
+    for (std::size_t i = 1; i < xs.size(); ++i) result = combined(op, result, float(value_of<T>(xs[i])));
+    return round_float<T>(result);
 }
 
-// Integer sums wrap: the exact sum's low bits.
+// Integer sums and products wrap: the exact result's low bits (which arithmetic modulo 2^128 keeps).
+template <typename T>
+T wrapped(ReduceOp op, const std::vector<T>& xs)
+{
+    unsigned __int128 result = op == ReduceOp::Sum ? 0 : 1;
+    for (T x : xs) {
+        const auto wide = static_cast<unsigned __int128>(static_cast<__int128>(x));
+        result = op == ReduceOp::Sum ? result + wide : result * wide;
+    }
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(result));
+}
 template <typename T>
 T wrapped_sum(const std::vector<T>& xs)
 {
-    unsigned __int128 sum = 0;
-    for (T x : xs) sum += static_cast<unsigned __int128>(static_cast<__int128>(x));
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(sum));
+    return wrapped(ReduceOp::Sum, xs);
 }
 
 // The maximum (minimum) in double: a NaN loses to any number, -0 < +0; NaNs only give the canonical NaN.
@@ -106,14 +117,14 @@ Storage<T> extreme(ReduceOp op, const std::vector<Storage<T>>& xs)
     }
 }
 
-// The bits a reduction of `xs` must give. Along a row the float sums take the documented order;
-// across rows (a column), top to bottom.
+// The bits a reduction of `xs` must give. Along a row float sums and products take the documented
+// order; across rows (a column), top to bottom.
 template <typename T>
 Storage<T> expected(ReduceOp op, const std::vector<Storage<T>>& xs, bool along_row)
 {
-    if (op != ReduceOp::Sum) return extreme<T>(op, xs);
-    if constexpr (std::is_integral_v<T>) return wrapped_sum(xs);
-    else return along_row ? ordered_float_sum<T>(xs) : sequential_float_sum<T>(xs);
+    if (op == ReduceOp::Max || op == ReduceOp::Min) return extreme<T>(op, xs);
+    if constexpr (std::is_integral_v<T>) return wrapped(op, xs);
+    else return along_row ? ordered_float<T>(op, xs) : sequential_float<T>(op, xs);
 }
 
 // A float sum's distance from the exact (double) sum is within what float accumulation of n terms and

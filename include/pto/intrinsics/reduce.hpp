@@ -1,4 +1,4 @@
-// The row and column reductions (TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN). Each intrinsic checks
+// The row and column reductions (TROWSUM TROWMAX TROWMIN TROWPROD, TCOLSUM TCOLMAX TCOLMIN TCOLPROD). Each intrinsic checks
 // at compile time the rules its template arguments decide for PTO_TARGET, then hands the descriptors to
 // the engine, which checks the run-time facts (valid shapes may be DYNAMIC) and computes; the semantics
 // are in pto/engine/ops/reduce.hpp.
@@ -41,11 +41,11 @@ constexpr bool same_extent_if_static(int a, int b) { return a == DYNAMIC || b ==
     static_assert(detail::same_extent_if_static(Dst::ValidRow, Src::ValidRow),                                     \
                   "RUN_VALID_SHAPE: dst must have a valid row for each valid row of src")
 
-#define PTO_DETAIL_COL_REDUCE_CHECKS(NAME, Dst, Src)                                                               \
+#define PTO_DETAIL_COL_REDUCE_CHECKS(NAME, OP, Dst, Src)                                                           \
     PTO_DETAIL_REDUCE_CHECKS(NAME, Dst, Src);                                                                       \
     static_assert(rules::reduce_nd_layout_ok(Dst::BFractal, Dst::SFractal),                                        \
                   "LEGAL_" #NAME "_LAYOUT: dst must be a row-major, unboxed (ND) tile");                           \
-    static_assert(rules::col_reduce_dtype_ok(profile::kProfile, engine::dtype_of<typename Src::DType>),            \
+    static_assert(rules::col_reduce_dtype_ok(profile::kProfile, OP, engine::dtype_of<typename Src::DType>),        \
                   "LEGAL_" #NAME "_DTYPE: " #NAME " does not reduce this element type on PTO_TARGET");             \
     static_assert(detail::same_extent_if_static(Dst::ValidCol, Src::ValidCol),                                     \
                   "RUN_VALID_SHAPE: dst must have src's valid columns")
@@ -83,11 +83,22 @@ PTO_INST RecordEvent TROWMIN(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp
     return {};
 }
 
+// TROWPROD(dst, src, tmp): dst(i, 0) = product of row i of src.
+template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
+PTO_INST RecordEvent TROWPROD(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events)
+{
+    PTO_DETAIL_ROW_REDUCE_CHECKS(TROWPROD, rules::ReduceOp::Prod, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    const engine::TileDesc scratch = tmp.desc();
+    engine::trowprod(dst.desc(), src.desc(), &scratch);
+    return {};
+}
+
 // TCOLSUM(dst, src): dst(0, j) = sum of column j of src.
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
 PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
 {
-    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLSUM, TileDataOut, TileDataIn);
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLSUM, rules::ReduceOp::Sum, TileDataOut, TileDataIn);
     WaitAllEvents(events...);
     engine::tcolsum(dst.desc(), src.desc(), nullptr, false);
     return {};
@@ -98,7 +109,7 @@ PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, WaitEvents&... e
 template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>
 PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary, WaitEvents&... events)
 {
-    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLSUM, TileDataOut, TileDataIn);
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLSUM, rules::ReduceOp::Sum, TileDataOut, TileDataIn);
     static_assert(is_tile_data_v<TileDataTmp>, "TCOLSUM takes a Tile as tmp");
     static_assert(rules::tcolsum_tmp_ok(profile::kProfile, TileDataTmp::Loc, TileDataTmp::BFractal, TileDataTmp::SFractal,
                                         engine::dtype_of<typename TileDataTmp::DType>,
@@ -114,7 +125,7 @@ PTO_INST RecordEvent TCOLSUM(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
 PTO_INST RecordEvent TCOLMAX(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
 {
-    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLMAX, TileDataOut, TileDataIn);
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLMAX, rules::ReduceOp::Max, TileDataOut, TileDataIn);
     WaitAllEvents(events...);
     engine::tcolmax(dst.desc(), src.desc());
     return {};
@@ -124,9 +135,19 @@ PTO_INST RecordEvent TCOLMAX(TileDataOut& dst, TileDataIn& src, WaitEvents&... e
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
 PTO_INST RecordEvent TCOLMIN(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
 {
-    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLMIN, TileDataOut, TileDataIn);
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLMIN, rules::ReduceOp::Min, TileDataOut, TileDataIn);
     WaitAllEvents(events...);
     engine::tcolmin(dst.desc(), src.desc());
+    return {};
+}
+
+// TCOLPROD(dst, src): dst(0, j) = product of column j of src.
+template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
+PTO_INST RecordEvent TCOLPROD(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
+{
+    PTO_DETAIL_COL_REDUCE_CHECKS(TCOLPROD, rules::ReduceOp::Prod, TileDataOut, TileDataIn);
+    WaitAllEvents(events...);
+    engine::tcolprod(dst.desc(), src.desc());
     return {};
 }
 

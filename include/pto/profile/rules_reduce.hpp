@@ -1,5 +1,5 @@
-// Legality rules of the row and column reductions (TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN), one
-// constexpr predicate per rule. The codes carry the instruction's name (LEGAL_TROWSUM_DTYPE, ...); the
+// Legality rules of the row and column reductions (TROWSUM TROWMAX TROWMIN TROWPROD, TCOLSUM TCOLMAX
+// TCOLMIN TCOLPROD), one constexpr predicate per rule. The codes carry the instruction's name (LEGAL_TROWSUM_DTYPE, ...); the
 // intrinsics check the predicates in static_assert for PTO_TARGET, the engine at run time against the
 // active profile. On the cpu profile a rule holds when it holds on either real target.
 #pragma once
@@ -14,7 +14,7 @@
 namespace pto::rules {
 
 // What a reduction computes; the dtype rule differs by instruction.
-enum class ReduceOp : uint8_t { Sum, Max, Min };
+enum class ReduceOp : uint8_t { Sum, Max, Min, Prod };
 
 namespace detail {
 
@@ -38,22 +38,24 @@ constexpr bool on_profile(const profile::Profile& p, bool a2a3, bool a5)
 }  // namespace detail
 
 // Rule LEGAL_<NAME>_DTYPE of the row reductions. A2/A3: half, float, int32, int16. A5: TROWSUM adds
-// int64 and uint64; TROWMAX and TROWMIN add those and int8, uint8.
+// int64 and uint64; TROWMAX and TROWMIN add those and int8, uint8; TROWPROD adds nothing.
 constexpr bool row_reduce_dtype_ok(const profile::Profile& p, ReduceOp op, engine::DType t)
 {
     using enum engine::DType;
     const bool a2a3 = detail::one_of(t, {F16, F32, I32, I16});
-    const bool a5 = a2a3 || detail::one_of(t, {I64, U64}) || (op != ReduceOp::Sum && detail::one_of(t, {I8, U8}));
-    return detail::on_profile(p, a2a3, a5);
+    const bool wide = op != ReduceOp::Prod && detail::one_of(t, {I64, U64});
+    const bool bytes = (op == ReduceOp::Max || op == ReduceOp::Min) && detail::one_of(t, {I8, U8});
+    return detail::on_profile(p, a2a3, a2a3 || wide || bytes);
 }
 
 // Rule LEGAL_<NAME>_DTYPE of the column reductions. A2/A3: half, float, int16, int32. A5: every integer
-// of 8 to 64 bits, half, bfloat16, float.
-constexpr bool col_reduce_dtype_ok(const profile::Profile& p, engine::DType t)
+// of 8 to 64 bits, half, bfloat16, float; TCOLPROD only the 16- and 32-bit ones.
+constexpr bool col_reduce_dtype_ok(const profile::Profile& p, ReduceOp op, engine::DType t)
 {
     using enum engine::DType;
     const bool a2a3 = detail::one_of(t, {F16, F32, I16, I32});
-    const bool a5 = detail::one_of(t, {F16, BF16, F32, I8, U8, I16, U16, I32, U32, I64, U64});
+    const bool a5 = op == ReduceOp::Prod ? detail::one_of(t, {F16, BF16, F32, I16, U16, I32, U32})
+                                         : detail::one_of(t, {F16, BF16, F32, I8, U8, I16, U16, I32, U32, I64, U64});
     return detail::on_profile(p, a2a3, a5);
 }
 

@@ -1,4 +1,4 @@
-// The definitions of TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN.
+// The definitions of TROWSUM TROWMAX TROWMIN TROWPROD TCOLSUM TCOLMAX TCOLMIN TCOLPROD.
 #include <pto/engine/ops/reduce.hpp>
 
 #include "engine/definition.hpp"
@@ -55,6 +55,15 @@ constexpr InstrDef definitions::TROWMIN{
     .run = [](const Call& c) { trowmin(c.dst(), c.src(0), c.optional_src(1)); },
 };
 
+constexpr InstrDef definitions::TROWPROD{
+    .id = Instr::TROWPROD,
+    .mnemonic = "TROWPROD",
+    .forms = kWithTmpForms,
+    .pipe = vector_pipe,
+    .check = kRowCheck<ReduceOp::Prod>,
+    .run = [](const Call& c) { trowprod(c.dst(), c.src(0), c.optional_src(1)); },
+};
+
 constexpr InstrDef definitions::TCOLSUM{
     .id = Instr::TCOLSUM,
     .mnemonic = "TCOLSUM",
@@ -81,6 +90,15 @@ constexpr InstrDef definitions::TCOLMIN{
     .pipe = vector_pipe,
     .check = kColCheck<ReduceOp::Min>,
     .run = [](const Call& c) { tcolmin(c.dst(), c.src(0)); },
+};
+
+constexpr InstrDef definitions::TCOLPROD{
+    .id = Instr::TCOLPROD,
+    .mnemonic = "TCOLPROD",
+    .forms = kSourceForms,
+    .pipe = vector_pipe,
+    .check = kColCheck<ReduceOp::Prod>,
+    .run = [](const Call& c) { tcolprod(c.dst(), c.src(0)); },
 };
 
 }  // namespace pto::engine

@@ -1,4 +1,4 @@
-// TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN: operand checks against the profile, checked-mode
+// TROWSUM TROWMAX TROWMIN TROWPROD TCOLSUM TCOLMAX TCOLMIN TCOLPROD: operand checks against the profile, checked-mode
 // bookkeeping, and the one call of the reduction kernel for the element type.
 #include <pto/engine/ops/reduce.hpp>
 
@@ -16,7 +16,7 @@ namespace pto::engine {
 
 namespace {
 
-// An instruction's name and its rule codes.
+// An instruction's name and its rule codes, in the order of ReduceOp.
 struct Reduction {
     const char* name;
     const char* dtype;
@@ -26,8 +26,10 @@ struct Reduction {
 };
 
 #define PTO_REDUCTION(NAME) {#NAME, "LEGAL_" #NAME "_DTYPE", "LEGAL_" #NAME "_SAME_DTYPE", "LEGAL_" #NAME "_LOCATION", "LEGAL_" #NAME "_LAYOUT"}
-constexpr Reduction kRowReductions[] = {PTO_REDUCTION(TROWSUM), PTO_REDUCTION(TROWMAX), PTO_REDUCTION(TROWMIN)};
-constexpr Reduction kColReductions[] = {PTO_REDUCTION(TCOLSUM), PTO_REDUCTION(TCOLMAX), PTO_REDUCTION(TCOLMIN)};
+constexpr Reduction kRowReductions[] = {PTO_REDUCTION(TROWSUM), PTO_REDUCTION(TROWMAX), PTO_REDUCTION(TROWMIN),
+                                        PTO_REDUCTION(TROWPROD)};
+constexpr Reduction kColReductions[] = {PTO_REDUCTION(TCOLSUM), PTO_REDUCTION(TCOLMAX), PTO_REDUCTION(TCOLMIN),
+                                        PTO_REDUCTION(TCOLPROD)};
 #undef PTO_REDUCTION
 
 const Reduction& row_reduction(ReduceOp op) { return kRowReductions[int(op)]; }
@@ -58,7 +60,8 @@ void check_row_reduce(const profile::Profile& p, ReduceOp op, const TileDesc& ds
                dst.boxed() ? "a boxed layout" : "DN with " + std::to_string(dst.cols) + " columns");
     if (!rules::row_reduce_dtype_ok(p, op, src.dtype))
         report(sink, r.dtype, "src", std::string(r.name) + " does not reduce this element type on " + std::string(p.name),
-               p.target == profile::Target::A2A3 ? "f16, f32, i32 or i16" : "f16, f32, i16, i32, i64 or u64 (max, min: also i8, u8)",
+               p.target == profile::Target::A2A3 || op == ReduceOp::Prod ? "f16, f32, i32 or i16"
+                                                                          : "f16, f32, i16, i32, i64 or u64 (max, min: also i8, u8)",
                dtype_text(src.dtype));
     if (all_known(src.valid_rows, src.valid_cols) && (src.valid_rows == 0 || src.valid_cols == 0))
         report(sink, "RUN_VALID_SHAPE", "src", "a row reduction needs at least one valid element", "at least 1x1",
@@ -78,9 +81,11 @@ void check_col_reduce(const profile::Profile& p, ReduceOp op, const TileDesc& ds
     check_common(r, dst, src, sink);
     if (!rules::reduce_nd_layout_ok(dst.blayout, dst.slayout))
         report(sink, r.layout, "dst", "dst is a row-major, unboxed (ND) tile", "ND", dst.boxed() ? "a boxed layout" : "column-major");
-    if (!rules::col_reduce_dtype_ok(p, src.dtype))
+    if (!rules::col_reduce_dtype_ok(p, op, src.dtype))
         report(sink, r.dtype, "src", std::string(r.name) + " does not reduce this element type on " + std::string(p.name),
-               p.target == profile::Target::A2A3 ? "f16, f32, i16 or i32" : "f16, bf16, f32 or an integer of 8 to 64 bits",
+               p.target == profile::Target::A2A3 ? "f16, f32, i16 or i32"
+               : op == ReduceOp::Prod            ? "f16, bf16, f32 or an integer of 16 or 32 bits"
+                                                 : "f16, bf16, f32 or an integer of 8 to 64 bits",
                dtype_text(src.dtype));
     if (tmp && !rules::tcolsum_tmp_ok(p, tmp->loc, tmp->blayout, tmp->slayout, tmp->dtype, src.dtype))
         report(sink, "LEGAL_TCOLSUM_TMP", "tmp", "tmp is an ND Vec tile of src's element type on " + std::string(p.name),
@@ -150,6 +155,7 @@ void col_reduce(ReduceOp op, const TileDesc& dst, const TileDesc& src, const Til
 void trowsum(const TileDesc& dst, const TileDesc& src, const TileDesc*) { row_reduce(ReduceOp::Sum, dst, src); }
 void trowmax(const TileDesc& dst, const TileDesc& src, const TileDesc*) { row_reduce(ReduceOp::Max, dst, src); }
 void trowmin(const TileDesc& dst, const TileDesc& src, const TileDesc*) { row_reduce(ReduceOp::Min, dst, src); }
+void trowprod(const TileDesc& dst, const TileDesc& src, const TileDesc*) { row_reduce(ReduceOp::Prod, dst, src); }
 
 void tcolsum(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp, bool binary)
 {
@@ -157,5 +163,6 @@ void tcolsum(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp, bool
 }
 void tcolmax(const TileDesc& dst, const TileDesc& src) { col_reduce(ReduceOp::Max, dst, src, nullptr, false); }
 void tcolmin(const TileDesc& dst, const TileDesc& src) { col_reduce(ReduceOp::Min, dst, src, nullptr, false); }
+void tcolprod(const TileDesc& dst, const TileDesc& src) { col_reduce(ReduceOp::Prod, dst, src, nullptr, false); }
 
 }  // namespace pto::engine

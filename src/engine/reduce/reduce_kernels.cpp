@@ -5,7 +5,8 @@
 // Every target computes the same operations in the same order, only more of them at a time:
 //   along a line   element j goes into partial result j mod kPartials; a tail shorter than kPartials is
 //                  padded with the operation's identity (-0 for a float sum: x + -0 is x for every x,
-//                  -0 included); the partial results are then combined pairwise as a halving tree;
+//                  -0 included; 1 for a product); the partial results are then combined pairwise as a
+//                  halving tree;
 //   across lines   each position is combined line after line, from the first.
 // Floats combine in float (half and bfloat16 widened exactly) and round once to the element type; a NaN
 // result becomes the canonical NaN, as NaN payloads depend on the order of the operands.
@@ -59,6 +60,11 @@ struct Combine<ReduceOp::Sum> {
         if constexpr (std::is_floating_point_v<C>) return C(-0.0);
         else return C(0);
     }
+    template <typename C>
+    static bool settled(C)
+    {
+        return true;
+    }
     template <class V>
     static V apply(V a, V b)
     {
@@ -66,51 +72,64 @@ struct Combine<ReduceOp::Sum> {
     }
 };
 
-// maximumNumber as TMAX computes it: on a tie the AND of the bits picks +0 among zeros, then a NaN gives
-// way to the other operand.
+// Integer products wrap. Highway has no 8- or 64-bit lane multiply; no profile multiplies those types,
+// and they run one element at a time.
+template <typename T>
+inline constexpr bool kVectorMultiply = !std::is_integral_v<T> || sizeof(T) == 2 || sizeof(T) == 4;
+
 template <>
-struct Combine<ReduceOp::Max> {
-    using Element = elementwise::Max;
+struct Combine<ReduceOp::Prod> {
+    using Element = elementwise::Mul;
     template <typename C>
     static C identity()
     {
-        if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::quiet_NaN();
-        else return std::numeric_limits<C>::lowest();
+        return C(1);
+    }
+    template <typename C>
+    static bool settled(C)
+    {
+        return true;
     }
     template <class V>
     static V apply(V a, V b)
     {
-        if constexpr (hwy::IsFloat<hn::TFromV<V>>()) {
-            V m = hn::IfThenElse(hn::Eq(a, b), hn::And(a, b), hn::Max(a, b));
-            m = hn::IfThenElse(hn::IsNaN(b), a, m);
-            return hn::IfThenElse(hn::IsNaN(a), b, m);
-        } else {
-            return hn::Max(a, b);
-        }
+        return hn::Mul(a, b);
+    }
+};
+
+// Max and min run fast in the loops and settle the rare cases afterwards. In the loops a NaN element gives
+// way to the accumulator (never a NaN: it starts at -inf, resp. +inf), so the plain vector max / min
+// only ever meets numbers; it may pick either zero of a tie between -0 and +0. A result that is a zero
+// or the starting infinity (a line of NaNs and infinities) is therefore not settled: the line is then
+// folded again one element at a time with TMAX's maximumNumber (TMIN's minimumNumber), which decides
+// the zero's sign and NaNs exactly.
+template <bool kMax>
+struct Extreme {
+    using Element = std::conditional_t<kMax, elementwise::Max, elementwise::Min>;
+    template <typename C>
+    static C identity()
+    {
+        if constexpr (std::is_floating_point_v<C>) return kMax ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity();
+        else return kMax ? std::numeric_limits<C>::lowest() : std::numeric_limits<C>::max();
+    }
+    template <typename C>
+    static bool settled(C result)
+    {
+        if constexpr (std::is_floating_point_v<C>) return result != 0 && result != identity<C>();
+        else return true;
+    }
+    template <class V>
+    static V apply(V acc, V x)
+    {
+        if constexpr (hwy::IsFloat<hn::TFromV<V>>()) x = hn::IfThenElse(hn::IsNaN(x), acc, x);
+        return kMax ? hn::Max(acc, x) : hn::Min(acc, x);
     }
 };
 
 template <>
-struct Combine<ReduceOp::Min> {
-    using Element = elementwise::Min;
-    template <typename C>
-    static C identity()
-    {
-        if constexpr (std::is_floating_point_v<C>) return std::numeric_limits<C>::quiet_NaN();
-        else return std::numeric_limits<C>::max();
-    }
-    template <class V>
-    static V apply(V a, V b)
-    {
-        if constexpr (hwy::IsFloat<hn::TFromV<V>>()) {
-            V m = hn::IfThenElse(hn::Eq(a, b), hn::Or(a, b), hn::Min(a, b));
-            m = hn::IfThenElse(hn::IsNaN(b), a, m);
-            return hn::IfThenElse(hn::IsNaN(a), b, m);
-        } else {
-            return hn::Min(a, b);
-        }
-    }
-};
+struct Combine<ReduceOp::Max> : Extreme<true> {};
+template <>
+struct Combine<ReduceOp::Min> : Extreme<false> {};
 
 // --- loading elements into compute lanes ------------------------------------------------------------
 
@@ -144,7 +163,31 @@ typename Format<T>::Storage finish(C result)
     return Format<T>::narrow(result);
 }
 
+// `count` elements `stride` apart combined one at a time, from the first, exactly as Op's element
+// functor does.
+template <typename T, class Op>
+typename Format<T>::Compute fold(const typename Format<T>::Storage* first, int64_t count, int64_t stride)
+{
+    using F = Format<T>;
+    typename F::Compute acc = F::widen(first[0]);
+    for (int64_t k = 1; k < count; ++k) acc = Op::Element::apply(acc, F::widen(first[k * stride]));
+    return acc;
+}
+
 // --- along lines ------------------------------------------------------------------------------------
+
+// The lanes of v combined as a halving tree: lane k with lane k + width / 2, the width halved each time.
+template <class Op, class D>
+HWY_INLINE hn::TFromD<D> halving_tree(D, hn::Vec<D> v)
+{
+#if HWY_TARGET != HWY_SCALAR  // one lane: nothing to halve
+    if constexpr (hn::MaxLanes(D()) > 1) {
+        const hn::Half<D> half_d;
+        return halving_tree<Op>(half_d, Op::apply(hn::LowerHalf(half_d, v), hn::UpperHalf(half_d, v)));
+    }
+#endif
+    return hn::GetLane(v);
+}
 
 // Combines kPartials elements at p into the partial results.
 template <typename T, class Op, class D, class V, typename S>
@@ -179,14 +222,11 @@ void reduce_along(const ReduceJob<typename Format<T>::Storage>& job)
             std::fill(std::copy(line + full, line + length, tail), tail + kPartials, padding);
             accumulate_block<T, Op>(d, partials, tail);
         }
-        // The halving tree: partial k with partial k + width / 2, first across vectors, then within one.
+        // The halving tree over the partial results: across vectors, then within the last one.
         for (std::size_t width = kVectors; width > 1; width /= 2)
             for (std::size_t v = 0; v < width / 2; ++v) partials[v] = Op::apply(partials[v], partials[v + width / 2]);
-        HWY_ALIGN C lanes[N];
-        hn::Store(partials[0], d, lanes);
-        for (std::size_t width = N; width > 1; width /= 2)
-            for (std::size_t k = 0; k < width / 2; ++k) lanes[k] = Op::Element::apply(lanes[k], lanes[k + width / 2]);
-        job.out[i * job.out_stride] = finish<T>(lanes[0]);
+        const C result = halving_tree<Op>(d, partials[0]);
+        job.out[i * job.out_stride] = finish<T>(Op::settled(result) ? result : fold<T, Op>(line, length, 1));
     }
 }
 
@@ -208,13 +248,16 @@ void reduce_across_chunk(const ReduceJob<typename Format<T>::Storage>& job, int6
     }
     HWY_ALIGN C lanes[kCount * N];
     for (std::size_t v = 0; v < kCount; ++v) hn::Store(acc[v], d, lanes + v * N);
-    for (std::size_t k = 0; k < kCount * N; ++k) job.out[(first + int64_t(k)) * job.out_stride] = finish<T>(lanes[k]);
+    for (std::size_t k = 0; k < kCount * N; ++k) {
+        const int64_t j = first + int64_t(k);
+        const C result = Op::settled(lanes[k]) ? lanes[k] : fold<T, Op>(job.src.line(0) + j, job.shape.count, job.src.stride);
+        job.out[j * job.out_stride] = finish<T>(result);
+    }
 }
 
 template <typename T, ReduceOp kOp>
 void reduce_across(const ReduceJob<typename Format<T>::Storage>& job)
 {
-    using F = Format<T>;
     using Op = Combine<kOp>;
     constexpr int64_t N = int64_t(hn::MaxLanes(typename LaneForm<T>::D()));
     constexpr int64_t kChunk = int64_t(kColumnVectors) * N;
@@ -222,21 +265,40 @@ void reduce_across(const ReduceJob<typename Format<T>::Storage>& job)
     int64_t j = 0;
     for (; j + kChunk <= length; j += kChunk) reduce_across_chunk<T, Op, kColumnVectors>(job, j);
     for (; j + N <= length; j += N) reduce_across_chunk<T, Op, 1>(job, j);
-    for (; j < length; ++j) {
-        typename F::Compute acc = F::widen(job.src.line(0)[j]);
-        for (int64_t i = 1; i < job.shape.count; ++i) acc = Op::Element::apply(acc, F::widen(job.src.line(i)[j]));
-        job.out[j * job.out_stride] = finish<T>(acc);
+    for (; j < length; ++j) job.out[j * job.out_stride] = finish<T>(fold<T, Op>(job.src.line(0) + j, job.shape.count, job.src.stride));
+}
+
+// Each result folded one element at a time (the integer products without a vector multiply, where the
+// order does not matter).
+template <typename T, ReduceOp kOp>
+void reduce_by_folds(const ReduceJob<typename Format<T>::Storage>& job)
+{
+    const bool along = job.axis == Axis::AlongLines;
+    const int64_t results = along ? job.shape.count : job.shape.length;
+    for (int64_t k = 0; k < results; ++k) {
+        const auto* first = along ? job.src.line(k) : job.src.line(0) + k;
+        const auto result = along ? fold<T, Combine<kOp>>(first, job.shape.length, 1)
+                                  : fold<T, Combine<kOp>>(first, job.shape.count, job.src.stride);
+        job.out[k * job.out_stride] = finish<T>(result);
     }
+}
+
+template <typename T, ReduceOp kOp>
+void reduce_as(const ReduceJob<typename Format<T>::Storage>& job)
+{
+    if constexpr (kOp == ReduceOp::Prod && !kVectorMultiply<T>) reduce_by_folds<T, kOp>(job);
+    else if (job.axis == Axis::AlongLines) reduce_along<T, kOp>(job);
+    else reduce_across<T, kOp>(job);
 }
 
 template <typename T>
 void reduce(const ReduceJob<typename Format<T>::Storage>& job)
 {
-    const bool along = job.axis == Axis::AlongLines;
     switch (job.op) {
-        case ReduceOp::Sum: return along ? reduce_along<T, ReduceOp::Sum>(job) : reduce_across<T, ReduceOp::Sum>(job);
-        case ReduceOp::Max: return along ? reduce_along<T, ReduceOp::Max>(job) : reduce_across<T, ReduceOp::Max>(job);
-        case ReduceOp::Min: return along ? reduce_along<T, ReduceOp::Min>(job) : reduce_across<T, ReduceOp::Min>(job);
+        case ReduceOp::Sum: return reduce_as<T, ReduceOp::Sum>(job);
+        case ReduceOp::Max: return reduce_as<T, ReduceOp::Max>(job);
+        case ReduceOp::Min: return reduce_as<T, ReduceOp::Min>(job);
+        case ReduceOp::Prod: return reduce_as<T, ReduceOp::Prod>(job);
     }
 }
 

@@ -1,4 +1,4 @@
-// The reduction loops of TROWSUM TROWMAX TROWMIN TCOLSUM TCOLMAX TCOLMIN, compiled once per SIMD target
+// The reduction loops of TROWSUM TROWMAX TROWMIN TROWPROD TCOLSUM TCOLMAX TCOLMIN TCOLPROD, compiled once per SIMD target
 // (reduce_kernels.cpp); the best target the running CPU supports is picked at run time, and every target
 // gives the same bits: the order of the float additions is fixed (pto/engine/ops/reduce.hpp) and a NaN
 // result is the one canonical NaN.

@@ -1,4 +1,4 @@
-// Engine entry points of the row and column reductions. Both front doors call these: each validates its
+// Engine entry points of the row and column reductions (sum, max, min, product). Both front doors call these: each validates its
 // operands against the active profile on its own (LEGAL_<NAME>_* and RUN_VALID_SHAPE), then runs the
 // kernel once. A tmp tile is accepted (and checked where a page constrains it) but never read or
 // written: no kernel needs scratch space.
@@ -8,15 +8,16 @@
 // else of dst is written.
 //
 // Numerics (README, "Semantics where the documents disagree"):
-// - Integer sums wrap (two's complement), as the hardware's non-saturating accumulation truncated to the
-//   element type does.
-// - Float sums are computed in float (half and bfloat16 widened exactly) and rounded once to the element
-//   type, in one fixed order, identical on every CPU: a row's element j goes into partial sum j mod 64
-//   (each partial sum added in column order), the 64 partial sums are then added pairwise as a halving
-//   tree (s[i] + s[i + 32], then + 16, ..., + 1); a column is summed top to bottom.
+// - Integer sums and products wrap (two's complement), as the hardware's non-saturating accumulation
+//   truncated to the element type does.
+// - Float sums and products are computed in float (half and bfloat16 widened exactly) and rounded once to
+//   the element type, in one fixed order, identical on every CPU: a row's element j goes into partial
+//   result j mod 64 (each partial result accumulated in column order), the 64 partial results are then
+//   combined pairwise as a halving tree (s[i] + s[i + 32], then + 16, ..., + 1); a column is accumulated
+//   top to bottom.
 // - Max and min order floats as TMAX and TMIN do (IEEE maximumNumber / minimumNumber): a NaN loses to
 //   any number, -0 < +0.
-// - A NaN result (a sum with a NaN or inf - inf, a max or min of NaNs only) is the positive quiet NaN
+// - A NaN result (a sum or product with a NaN, inf - inf, 0 * inf, a max or min of NaNs only) is the positive quiet NaN
 //   without payload (float 0x7fc00000, half 0x7e00, bfloat16 0x7fc0).
 #pragma once
 
@@ -36,6 +37,7 @@ using rules::ReduceOp;
 void trowsum(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp);
 void trowmax(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp);
 void trowmin(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp);
+void trowprod(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp);
 
 // dst(0, j) = op over i of src(i, j), for j < src's valid columns. TCOLSUM's `binary` picks the device's
 // accumulation path (a tree through tmp, or row by row); on the CPU both give the one result above, and
@@ -43,6 +45,7 @@ void trowmin(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp);
 void tcolsum(const TileDesc& dst, const TileDesc& src, const TileDesc* tmp, bool binary);
 void tcolmax(const TileDesc& dst, const TileDesc& src);
 void tcolmin(const TileDesc& dst, const TileDesc& src);
+void tcolprod(const TileDesc& dst, const TileDesc& src);
 
 // The operand rules of the reductions on profile `p`, from the descriptors alone (kUnknownExtent valid
 // extents skip the rules that read them); every broken rule goes to `sink`.

@@ -106,6 +106,18 @@ constexpr std::string_view memory_name(TileType loc)
 
 inline constexpr int kMemoryCount = static_cast<int>(TileType::Ctrl);  // every location but Ctrl has a memory
 
+// The verdict of a rule on profile `p`, given its verdicts on the two real targets: the cpu profile
+// accepts what either accepts.
+constexpr bool on_profile(const Profile& p, bool a2a3, bool a5)
+{
+    switch (p.target) {
+        case Target::A2A3: return a2a3;
+        case Target::A5: return a5;
+        case Target::Cpu: break;
+    }
+    return a2a3 || a5;
+}
+
 constexpr bool parse_target(std::string_view s, Target& out)
 {
     if (s == "cpu") { out = Target::Cpu; return true; }

@@ -16,16 +16,7 @@ namespace gather_detail {
 
 using engine::DType;
 
-// The verdict of a rule on `p`, given its verdicts on the two real targets.
-constexpr bool on_profile(const profile::Profile& p, bool a2a3, bool a5)
-{
-    switch (p.target) {
-        case profile::Target::A2A3: return a2a3;
-        case profile::Target::A5: return a5;
-        case profile::Target::Cpu: break;
-    }
-    return a2a3 || a5;
-}
+using profile::on_profile;
 
 constexpr bool is_b16_or_b32(DType t) { return dtype_bits(t) == 16 || dtype_bits(t) == 32; }
 

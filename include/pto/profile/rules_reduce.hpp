@@ -25,15 +25,7 @@ constexpr bool one_of(engine::DType t, std::initializer_list<engine::DType> type
     return false;
 }
 
-constexpr bool on_profile(const profile::Profile& p, bool a2a3, bool a5)
-{
-    switch (p.target) {
-        case profile::Target::A2A3: return a2a3;
-        case profile::Target::A5: return a5;
-        case profile::Target::Cpu: break;
-    }
-    return a2a3 || a5;
-}
+using profile::on_profile;
 
 }  // namespace detail
 

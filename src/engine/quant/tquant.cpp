@@ -11,11 +11,13 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/convert/vector_conversions.hpp"
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
 
@@ -388,11 +390,23 @@ void tquant_int8(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& 
     offset = readable_source(offset, dst, 2);
     const int cols = dst.valid_cols;
     float* values = scratch(0, std::size_t(cols)).data();
+    // Nearest even into int32 (saturating, NaN to 0) on whole vectors, then clamped to the 8-bit range:
+    // the same as the direct saturating conversion, which converts the rest of each row.
+    static const convert::VectorConversion to_int32 =
+        *convert::vector_conversion(DType::I32, DType::F32, RoundMode::CAST_RINT, SaturationMode::ON);
+    auto* rounded = reinterpret_cast<int32_t*>(scratch(1, std::size_t(cols)).data());
+    const int32_t lowest = asym ? 0 : -128, highest = asym ? 255 : 127;
     for (int r = 0; r < dst.valid_rows; ++r) {
         const float s = load<float>(scale, r, 0), o = asym ? load<float>(offset, r, 0) : 0.0f;
         const float* row = reinterpret_cast<const float*>(src.data) + src.offset(r, 0);
         for (int c = 0; c < cols; ++c) values[c] = asym ? row[c] * s + o : row[c] * s;
-        numeric::convert(dst.dtype, element_address(dst, dst.offset(r, 0)), DType::F32, values, std::size_t(cols),
+        const std::size_t done = convert::convert_whole_vectors(to_int32, rounded, values, std::size_t(cols));
+        std::byte* out = element_address(dst, dst.offset(r, 0));
+        for (std::size_t c = 0; c < done; ++c) {
+            const auto byte = static_cast<uint8_t>(std::clamp(rounded[c], lowest, highest));
+            std::memcpy(out + c, &byte, 1);
+        }
+        numeric::convert(dst.dtype, out + done, DType::F32, values + done, std::size_t(cols) - done,
                          RoundMode::CAST_RINT, SaturationMode::ON);
     }
     mark_written(dst);

@@ -27,7 +27,7 @@
 #include "engine/elementwise/binary_kernel.hpp"
 #include "engine/elementwise/operations.hpp"
 #include "engine/elementwise/scalar_kernel.hpp"
-#include "thread_clock.hpp"
+#include "memcpy_yardstick.hpp"
 
 using namespace pto;
 
@@ -116,35 +116,12 @@ struct HostTile {
     pto::engine::TileDesc desc;
 };
 
-// Times `calls` runs of `kernel`, then as many memcpy calls over `tiles` tiles' worth of bytes.
-template <typename T, typename Kernel>
-void time_against_memcpy(benchmark::State& state, int tiles, Kernel&& kernel)
-{
-    const double start = thread_seconds();
-    for (auto _ : state) {
-        kernel();
-        benchmark::ClobberMemory();
-    }
-    const int64_t calls = state.iterations();
-    const double ours = (thread_seconds() - start) / static_cast<double>(calls);
-
-    std::vector<std::byte> from(tiles * HostTile<T>::bytes() / 2), to(from.size());
-    const double copy_start = thread_seconds();
-    for (int64_t i = 0; i < calls; ++i) {
-        std::memcpy(to.data(), from.data(), from.size());
-        benchmark::ClobberMemory();
-    }
-    const double copy = (thread_seconds() - copy_start) / static_cast<double>(calls);
-
-    state.SetBytesProcessed(calls * tiles * static_cast<int64_t>(HostTile<T>::bytes()));
-    state.counters["ratio_vs_memcpy"] = ours / copy;
-}
-
 template <typename Op, typename T>
 void BM_Kernel_TileTile(benchmark::State& state)
 {
     HostTile<T> a(1), b(2), c(3);
-    time_against_memcpy<T>(state, 3, [&] { ew::BinaryKernel<Op, T>::run(c.desc, a.desc, b.desc); });
+    const std::size_t moved = 3 * HostTile<T>::bytes();
+    time_against_memcpy(state, moved / 2, moved, [&] { ew::BinaryKernel<Op, T>::run(c.desc, a.desc, b.desc); });
 }
 
 template <typename Op, typename T>
@@ -155,7 +132,8 @@ void BM_Kernel_TileScalar(benchmark::State& state)
     const uint64_t bits = std::is_same_v<T, half> ? half(1.5f).bits
                           : std::is_same_v<T, bfloat16_t> ? bfloat16_t(1.5f).bits
                                                           : scalar;
-    time_against_memcpy<T>(state, 2, [&] {
+    const std::size_t moved = 2 * HostTile<T>::bytes();
+    time_against_memcpy(state, moved / 2, moved, [&] {
         ew::ScalarKernel<Op, T>::run(c.desc, a.desc, bits, ew::ScalarSide::Right);
     });
 }

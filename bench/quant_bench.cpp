@@ -7,10 +7,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include <cstring>
-#include <vector>
-
-#include "thread_clock.hpp"
+#include "memcpy_yardstick.hpp"
 
 using namespace pto;
 
@@ -18,26 +15,12 @@ namespace {
 
 constexpr int kRows = 64, kCols = 256, kGroups = kRows * kCols / 32;
 
+// The yardstick moves as many bytes as TQUANT reads and writes; also the time per source element.
 template <typename Fn>
-void time_against_memcpy(benchmark::State& state, std::size_t bytes_moved, Fn&& quantize)
+void quantize_against_memcpy(benchmark::State& state, std::size_t bytes_moved, Fn&& quantize)
 {
-    const double start = thread_seconds();
-    for (auto _ : state) {
-        quantize();
-        benchmark::ClobberMemory();
-    }
-    const int64_t calls = state.iterations();
-    const double ours = (thread_seconds() - start) / double(calls);
-    std::vector<std::byte> from(bytes_moved / 2), to(from.size());
-    const double copy_start = thread_seconds();
-    for (int64_t i = 0; i < calls; ++i) {
-        std::memcpy(to.data(), from.data(), from.size());
-        benchmark::ClobberMemory();
-    }
-    const double copy = (thread_seconds() - copy_start) / double(calls);
-    state.SetBytesProcessed(calls * int64_t(bytes_moved));
-    state.counters["ratio_vs_memcpy"] = ours / copy;
-    state.counters["ns_per_element"] = ours * 1e9 / (kRows * kCols);
+    const double seconds = time_against_memcpy(state, bytes_moved / 2, bytes_moved, quantize);
+    state.counters["ns_per_element"] = seconds * 1e9 / (kRows * kCols);
 }
 
 using Src = Tile<TileType::Vec, float, kRows, kCols>;
@@ -54,7 +37,7 @@ void BM_TQUANT_INT8_SYM_64x256(benchmark::State& state)
     Tile<TileType::Vec, float, kRows, 1, BLayout::ColMajor> scale;
     fill(src);
     for (int r = 0; r < kRows; ++r) scale.SetValue(uint32_t(r), 0.5f + 0.01f * float(r));
-    time_against_memcpy(state, sizeof(float) * kRows * kCols + kRows * kCols, [&] { TQUANT<QuantType::INT8_SYM>(dst, src, scale); });
+    quantize_against_memcpy(state, sizeof(float) * kRows * kCols + kRows * kCols, [&] { TQUANT<QuantType::INT8_SYM>(dst, src, scale); });
 }
 
 void BM_TQUANT_MXFP8_64x256(benchmark::State& state)
@@ -64,8 +47,8 @@ void BM_TQUANT_MXFP8_64x256(benchmark::State& state)
     Tile<TileType::Vec, uint8_t, 1, kGroups> exp;
     Tile<TileType::Vec, float, 1, kGroups> max, scaling;
     fill(src);
-    time_against_memcpy(state, sizeof(float) * kRows * kCols + kRows * kCols + kGroups * (1 + 2 * sizeof(float)),
-                        [&] { TQUANT<1, MxQuantAlg::OcpMxFp8E4M3>(dst, src, &exp, &max, &scaling); });
+    quantize_against_memcpy(state, sizeof(float) * kRows * kCols + kRows * kCols + kGroups * (1 + 2 * sizeof(float)),
+                            [&] { TQUANT<1, MxQuantAlg::OcpMxFp8E4M3>(dst, src, &exp, &max, &scaling); });
 }
 
 }  // namespace

@@ -9,38 +9,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include <cstring>
-#include <vector>
-
-#include "thread_clock.hpp"
+#include "memcpy_yardstick.hpp"
 
 using namespace pto;
 
 namespace {
-
-// Times `reduce` against memcpy of `source_bytes`, as many calls of each.
-template <typename Reduce>
-void time_against_memcpy(benchmark::State& state, std::size_t source_bytes, Reduce&& reduce)
-{
-    const double start = thread_seconds();
-    for (auto _ : state) {
-        reduce();
-        benchmark::ClobberMemory();
-    }
-    const int64_t calls = state.iterations();
-    const double ours = (thread_seconds() - start) / static_cast<double>(calls);
-
-    std::vector<std::byte> from(source_bytes), to(source_bytes);
-    const double copy_start = thread_seconds();
-    for (int64_t i = 0; i < calls; ++i) {
-        std::memcpy(to.data(), from.data(), from.size());
-        benchmark::ClobberMemory();
-    }
-    const double copy = (thread_seconds() - copy_start) / static_cast<double>(calls);
-
-    state.SetBytesProcessed(calls * static_cast<int64_t>(source_bytes));
-    state.counters["ratio_vs_memcpy"] = ours / copy;
-}
 
 template <typename TileT>
 void fill(TileT& t)
@@ -59,7 +32,7 @@ void BM_RowReduce_64x256(benchmark::State& state)
     TASSIGN(tmp, Src::SizeInBytes);
     TASSIGN(dst, 2 * Src::SizeInBytes);
     fill(src);
-    time_against_memcpy(state, Src::SizeInBytes, [&] {
+    time_against_memcpy(state, Src::SizeInBytes, Src::SizeInBytes, [&] {
         if constexpr (kMax) TROWMAX(dst, src, tmp);
         else TROWSUM(dst, src, tmp);
     });
@@ -77,7 +50,7 @@ void BM_TCOLSUM_256x64(benchmark::State& state)
     TASSIGN(src, 0x0);
     TASSIGN(dst, Src::SizeInBytes);
     fill(src);
-    time_against_memcpy(state, Src::SizeInBytes, [&] { TCOLSUM(dst, src); });
+    time_against_memcpy(state, Src::SizeInBytes, Src::SizeInBytes, [&] { TCOLSUM(dst, src); });
 }
 
 }  // namespace

@@ -1,0 +1,40 @@
+// The memcpy yardstick of the kernel benchmarks: the kernel timed over the state's iterations, then as
+// many memcpy calls, both in CPU time of the thread (thread_clock.hpp), so that the ratio holds on a
+// machine other processes share.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "thread_clock.hpp"
+
+// Times `run`, then memcpy of `copy_bytes` from one buffer to another (which reads and writes twice as
+// many bytes); reports ratio_vs_memcpy (below 1: faster than memcpy) and `bytes_per_call` as the bytes
+// processed. Returns the seconds one call of `run` took.
+template <typename Fn>
+double time_against_memcpy(benchmark::State& state, std::size_t copy_bytes, std::size_t bytes_per_call, Fn&& run)
+{
+    const double start = thread_seconds();
+    for (auto _ : state) {
+        run();
+        benchmark::ClobberMemory();
+    }
+    const int64_t calls = state.iterations();
+    const double ours = (thread_seconds() - start) / static_cast<double>(calls);
+
+    std::vector<std::byte> from(copy_bytes), to(copy_bytes);
+    const double copy_start = thread_seconds();
+    for (int64_t i = 0; i < calls; ++i) {
+        std::memcpy(to.data(), from.data(), from.size());
+        benchmark::ClobberMemory();
+    }
+    const double copy = (thread_seconds() - copy_start) / static_cast<double>(calls);
+
+    state.SetBytesProcessed(calls * static_cast<int64_t>(bytes_per_call));
+    state.counters["ratio_vs_memcpy"] = ours / copy;
+    return ours;
+}

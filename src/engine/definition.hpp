@@ -92,6 +92,9 @@ constexpr AttributeValue spelling(std::string_view text, E value)
     return {text, static_cast<int32_t>(value)};
 }
 
+// The spellings of a boolean attribute (a bool template argument in C++).
+inline constexpr AttributeValue kBooleanValues[] = {{"false", 0}, {"true", 1}};
+
 // The precision (algorithm) attribute of the instructions whose C++ form has a PrecisionType template
 // argument (DivAlgorithm, ExpAlgorithm, ...): DEFAULT 0, HIGH_PRECISION 1.
 inline constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -215,6 +216,70 @@ TEST(TquantMx, TheZzFormStoresTheExponentsInBlocksOf16RowsBy2Groups)
             ASSERT_EQ(exp_zz.GetValue(uint32_t(zz)), exp.GetValue(uint32_t(r * 4 + g))) << r << "," << g;
             ASSERT_EQ(int(exp.GetValue(uint32_t(r * 4 + g))), (r * 4 + g) % 60 - 30 + 127 - 8);  // 2^k: k + bias - emax
         }
+}
+
+// Interleaved DN exponents are the plain DN exponents of each pair of row groups side by side; data,
+// max and scaling are those of the plain call.
+template <typename T, MxQuantAlg Alg, typename Exp>
+void expect_interleaved_pairs(uint32_t seed)
+{
+    constexpr bool fp4 = Alg == MxQuantAlg::OcpMxFp4E2M1 || Alg == MxQuantAlg::NvMxFp4E2M1;
+    using Out = std::conditional_t<fp4, float4_e2m1x2_t, int8_t>;
+    constexpr int kRows = 128, kCols = 64, kOutCols = fp4 ? kCols / 2 : kCols, kPairRows = kRows / 64;
+    using Src = Tile<TileType::Vec, T, kRows, kCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using Dst = Tile<TileType::Vec, Out, kRows, kOutCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using Plain = Tile<TileType::Vec, uint8_t, kRows / 32, kCols>;
+    using Group = Tile<TileType::Vec, float, kRows / 32, kCols>;
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 4; ++trial) {
+        const int rows = 64 * (1 + int(rng() % 2)), cols = 1 + int(rng() % kCols);
+        Src src(rows, cols);
+        Dst plain_dst(rows, fp4 ? (cols + 1) / 2 : cols), dst(rows, fp4 ? (cols + 1) / 2 : cols);
+        Plain plain_exp;
+        Exp exp;
+        Group plain_max, plain_scaling, max, scaling;
+        for (int i = 0; i < kRows * kCols; ++i) src.SetValue(uint32_t(i), T(random_value(rng, int(i % 23) - 11)));
+        std::fill_n(exp.data(), kPairRows * 2 * kCols, kUntouched);
+        TQUANT<0, Alg>(plain_dst, src, &plain_exp, &plain_max, &plain_scaling);
+        TQUANT<0, Alg, true>(dst, src, &exp, &max, &scaling);
+        for (int r = 0; r < rows; ++r)
+            ASSERT_EQ(0, std::memcmp(dst.data() + r * kOutCols, plain_dst.data() + r * kOutCols, dst.GetValidCol()))
+                << "row " << r;
+        for (int i = 0; i < rows / 32; ++i)
+            for (int j = 0; j < cols; ++j) {
+                const uint32_t at = uint32_t(i * kCols + j);
+                ASSERT_EQ(exp.GetValue(uint32_t((i / 2) * 2 * kCols + 2 * j + i % 2)), plain_exp.GetValue(at)) << i << "," << j;
+                ASSERT_EQ(std::bit_cast<uint32_t>(max.GetValue(at)), std::bit_cast<uint32_t>(plain_max.GetValue(at)));
+                ASSERT_EQ(std::bit_cast<uint32_t>(scaling.GetValue(at)), std::bit_cast<uint32_t>(plain_scaling.GetValue(at)));
+            }
+        for (int p = 0; p < kPairRows; ++p)
+            for (int k = 0; k < 2 * kCols; ++k)
+                if (p >= rows / 64 || k >= 2 * cols) {
+                    ASSERT_EQ(exp.GetValue(uint32_t(p * 2 * kCols + k)), kUntouched) << p << "," << k;
+                }
+    }
+}
+
+TEST(TquantMx, InterleavedDnExponentsPairTheRowGroupsSideBySide)
+{
+    using Exp2d = Tile<TileType::Vec, uint8_t, 2, 128>;  // [rows / 64, 2 * cols]
+    using ExpFlat = Tile<TileType::Vec, uint8_t, 1, 256>;
+    expect_interleaved_pairs<float, MxQuantAlg::OcpMxFp8E4M3, Exp2d>(70);
+    expect_interleaved_pairs<half, MxQuantAlg::NvMxFp8E4M3, ExpFlat>(71);
+    expect_interleaved_pairs<bfloat16_t, MxQuantAlg::OcpMxFp4E2M1, Exp2d>(72);
+    expect_interleaved_pairs<half, MxQuantAlg::NvMxFp4E2M1, ExpFlat>(73);
+}
+
+TEST(TquantMx, InterleavedExponentsNeedValidRowsInPairsOfGroups)
+{
+    Tile<TileType::Vec, float, 64, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC> src(32, 64);
+    Tile<TileType::Vec, int8_t, 64, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC> dst(32, 64);
+    Tile<TileType::Vec, uint8_t, 1, 128> exp;
+    Tile<TileType::Vec, float, 2, 64> max, scaling;
+    for (int i = 0; i < 64 * 64; ++i) src.SetValue(uint32_t(i), float(i % 19) - 9.0f);
+    const Diagnostic d = diagnostic_of([&] { TQUANT<0, MxQuantAlg::OcpMxFp8E4M3, true>(dst, src, &exp, &max, &scaling); });
+    EXPECT_EQ(d.code, "RUN_VALID_SHAPE");
+    EXPECT_EQ(d.operand, "src");
 }
 
 TEST(TquantMx, DstAliasingAFloatSourceQuantisesInPlace)

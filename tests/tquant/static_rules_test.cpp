@@ -28,9 +28,9 @@ void expect_rules(const std::string& target, const std::vector<std::pair<std::st
 
 TEST(TquantStaticRules, OnA2A3MxAndTheFormWithoutTmpAndASmallTmpStop) { expect_rules("a2a3", {{"LEGAL_TQUANT_FORM", 2}, {"LEGAL_TQUANT_TMP", 1}}); }
 
-TEST(TquantStaticRules, OnA5Mxfp4FromFloatDnRowsAndTheZzFormStop)
+TEST(TquantStaticRules, OnA5Mxfp4FromFloatDnRowsInterleavingAndTheZzFormStop)
 {
-    expect_rules("a5", {{"LEGAL_TQUANT_DTYPE", 1}, {"LEGAL_TQUANT_SHAPE", 1}, {"LEGAL_TQUANT_FORM", 1}});
+    expect_rules("a5", {{"LEGAL_TQUANT_DTYPE", 1}, {"LEGAL_TQUANT_SHAPE", 2}, {"LEGAL_TQUANT_MODE", 1}, {"LEGAL_TQUANT_FORM", 1}});
 }
 
 }  // namespace

@@ -97,6 +97,52 @@ TEST(TquantText, MxNvAlongRowsGivesTheReference)
     }
 }
 
+const char* kInterleavedProgram = R"(func.func @f(%x: !pto.ptr<f32>, %y: !pto.ptr<i8>, %e: !pto.ptr<ui8>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %xv = pto.make_tensor_view %x, shape = [%c64, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>
+  %yv = pto.make_tensor_view %y, shape = [%c64, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xi8>
+  %ev = pto.make_tensor_view %e, shape = [%c1, %c128], strides = [%c128, %c1] : !pto.tensor_view<?x?xui8>
+  %tx = pto.alloc_tile : !pto.tile_buf<vec, 64x64xf32>
+  %te = pto.alloc_tile : !pto.tile_buf<vec, 1x128xui8>
+  %tm = pto.alloc_tile : !pto.tile_buf<vec, 2x64xf32>
+  %ts = pto.alloc_tile : !pto.tile_buf<vec, 2x64xf32>
+  pto.tload ins(%xv : !pto.tensor_view<?x?xf32>) outs(%tx : !pto.tile_buf<vec, 64x64xf32>)
+  %ty, %te2, %tm2, %ts2 = pto.tquant %tx {mx_alg = #pto<mx_alg OcpMxFp8E4M3>, grp_axis = 0 : i32, interleave = true} : (!pto.tile_buf<vec, 64x64xf32>) -> (!pto.tile_buf<vec, 64x64xi8>, !pto.tile_buf<vec, 1x128xui8>, !pto.tile_buf<vec, 2x64xf32>, !pto.tile_buf<vec, 2x64xf32>)
+  pto.tstore ins(%ty : !pto.tile_buf<vec, 64x64xi8>) outs(%yv : !pto.tensor_view<?x?xi8>)
+  pto.tstore ins(%te2 : !pto.tile_buf<vec, 1x128xui8>) outs(%ev : !pto.tensor_view<?x?xui8>)
+  return
+}
+)";
+
+TEST(TquantText, InterleavedDnExponentsPairTheRowGroups)
+{
+    const as::ParseResult parsed = as::parse(kInterleavedProgram, "tquant.pto");
+    ASSERT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].format());
+    const auto found = as::verify(parsed.module, profile::Target::A5);
+    ASSERT_TRUE(found.empty()) << found[0].format();
+    std::mt19937 rng(5);
+    std::vector<float> x(64 * 64);
+    std::vector<int8_t> y(64 * 64);
+    std::vector<uint8_t> e(128);
+    for (int i = 0; i < 64 * 64; ++i) x[std::size_t(i)] = std::ldexp(float(int(rng() % 2001) - 1000) / 512.0f, (i % 64 + i / 2048) % 30 - 15);
+    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("y", y), argument("e", e)}, {});
+    ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
+    const test::tquant::Format fp8{false};
+    for (int g = 0; g < 2; ++g)
+        for (int c = 0; c < 64; ++c) {
+            test::tquant::GroupMax m;
+            for (int k = 0; k < 32; ++k) m.add(x[std::size_t((g * 32 + k) * 64 + c)]);
+            const uint8_t exponent = test::tquant::exponent(m.m, fp8, false);
+            ASSERT_EQ(e[std::size_t(2 * c + g)], exponent) << g << "," << c;
+            for (int k = 0; k < 32; ++k) {
+                const std::size_t at = std::size_t((g * 32 + k) * 64 + c);
+                ASSERT_EQ(uint8_t(y[at]), test::tquant::quantized(x[at], test::tquant::scaling(exponent), fp8));
+            }
+        }
+}
+
 const char* kInt8Program = R"(func.func @f(%x: !pto.ptr<f32>, %s: !pto.ptr<f32>, %o: !pto.ptr<f32>, %y: !pto.ptr<ui8>) {
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -152,6 +198,14 @@ TEST(TquantText, IllegalCasesNameTheirRulePerTarget)
     EXPECT_TRUE(codes(filled(kMxProgram, {{"SRC", "f16"}, {"DST", "i8"}, {"ATTRS", "{mx_alg = #pto<mx_alg OcpMxFp8E4M3>, grp_axis = 0 : i32}"}}),
                       profile::Target::A5)
                     .empty());
+    // Interleaved exponents pair row groups: grouped down the columns only, src's rows in 64s (and this
+    // exp, 128 bytes, is too small for the 2 x 128 interleaved exponents).
+    EXPECT_EQ(codes(filled(kMxProgram, {{"SRC", "f16"}, {"DST", "i8"}, {"ATTRS", "{mx_alg = #pto<mx_alg OcpMxFp8E4M3>, interleave = true}"}}),
+                    profile::Target::A5),
+              std::vector<std::string>{"LEGAL_TQUANT_MODE"});
+    EXPECT_EQ(codes(filled(kMxProgram, {{"SRC", "f16"}, {"DST", "i8"}, {"ATTRS", "{mx_alg = #pto<mx_alg OcpMxFp8E4M3>, grp_axis = 0 : i32, interleave = true}"}}),
+                    profile::Target::A5),
+              (std::vector<std::string>{"LEGAL_TQUANT_SHAPE", "RUN_VALID_SHAPE", "RUN_VALID_SHAPE"}));
     EXPECT_EQ(codes(filled(kMxProgram, {{"SRC", "f16"}, {"DST", "i8"}, {"ATTRS", ""}}), profile::Target::Cpu),
               std::vector<std::string>{"LEGAL_TQUANT_MODE"});
     EXPECT_EQ(codes(filled(kMxProgram, {{"SRC", "f16"}, {"DST", "i8"}, {"ATTRS", "{quant_type = #pto<quant_type INT8_SYM>}"}}),

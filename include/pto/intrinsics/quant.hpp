@@ -46,8 +46,8 @@ constexpr bool in_ub_row_major_v = rules::tquant_location_ok(TileData::Loc) &&
                                    rules::tquant_layout_ok(TileData::BFractal, TileData::SFractal);
 
 // The compile-time rules of the MX forms for PTO_TARGET.
-template <rules::TquantForm Form, MxQuantAlg Alg, int GrpAxis, typename Out, typename Src, typename Exp, typename Max,
-          typename Scaling>
+template <rules::TquantForm Form, MxQuantAlg Alg, int GrpAxis, bool Interleave, typename Out, typename Src, typename Exp,
+          typename Max, typename Scaling>
 constexpr void static_check_mx()
 {
     static_assert(is_tile_data_v<Out> && is_tile_data_v<Src> && is_tile_data_v<Exp> && is_tile_data_v<Max> &&
@@ -56,24 +56,27 @@ constexpr void static_check_mx()
     static_assert(rules::tquant_form_ok(profile::kProfile, Form),
                   "LEGAL_TQUANT_FORM: MX TQUANT is an a5 instruction, and its ZZ exponent form exists on the cpu "
                   "profile only");
-    static_assert(rules::tquant_mx_mode_ok(Alg, GrpAxis),
-                  "LEGAL_TQUANT_MODE: MX TQUANT takes MXFP8 or MXFP4_E2M1 with OCP or NV scaling, grp_axis 0 or 1");
+    static_assert(rules::tquant_mx_mode_ok(Alg, GrpAxis, Interleave),
+                  "LEGAL_TQUANT_MODE: MX TQUANT takes MXFP8 or MXFP4_E2M1 with OCP or NV scaling, grp_axis 0 or 1, "
+                  "interleaved exponents with grp_axis 0 only");
     static_assert(rules::tquant_mx_dtype_ok(Alg, dtype_v<Out>, dtype_v<Src>, dtype_v<Exp>, dtype_v<Max>, dtype_v<Scaling>),
                   "LEGAL_TQUANT_DTYPE: MXFP8 takes float, half or bfloat16_t into int8_t (e4m3) bytes, MXFP4 half or "
                   "bfloat16_t into float4_e2m1x2_t; exp is uint8_t, max and scaling src's type or float");
     static_assert(in_ub_row_major_v<Out> && in_ub_row_major_v<Src> && in_ub_row_major_v<Exp> &&
                       in_ub_row_major_v<Max> && in_ub_row_major_v<Scaling>,
                   "LEGAL_TQUANT_LOCATION / LEGAL_TQUANT_LAYOUT: TQUANT takes row-major, unboxed Vec tiles");
-    static_assert(rules::tquant_mx_shape_ok(GrpAxis, Src::Rows, Src::Cols),
-                  "LEGAL_TQUANT_SHAPE: src's columns (and, grouped along axis 0, its rows) are a multiple of 32");
+    static_assert(rules::tquant_mx_shape_ok(GrpAxis, Src::Rows, Src::Cols, Interleave),
+                  "LEGAL_TQUANT_SHAPE: src's columns (and, grouped along axis 0, its rows) are a multiple of 32; "
+                  "with interleaved exponents its rows are a multiple of 64");
 }
 
-template <MxQuantAlg Alg, int GrpAxis, typename Out, typename Src, typename Exp, typename Max, typename Scaling>
+template <MxQuantAlg Alg, int GrpAxis, bool Interleave, typename Out, typename Src, typename Exp, typename Max,
+          typename Scaling>
 RecordEvent quantize_mx(Out& dst, Src& src, Exp* exp, Max* max, Scaling* scaling, Exp* exp_zz = nullptr)
 {
     engine::TileDesc zz;
     if (exp_zz) zz = exp_zz->desc();
-    engine::tquant_mx(dst.desc(), src.desc(), exp->desc(), max->desc(), scaling->desc(), Alg, GrpAxis,
+    engine::tquant_mx(dst.desc(), src.desc(), exp->desc(), max->desc(), scaling->desc(), {Alg, GrpAxis, Interleave},
                       exp_zz ? &zz : nullptr);
     return {};
 }
@@ -111,10 +114,10 @@ PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp
     static_assert(quant_type == QuantType::MXFP8 || quant_type == QuantType::MXFP4_E2M1,
                   "LEGAL_TQUANT_MODE: the exp/max/scaling form of TQUANT takes MXFP8 or MXFP4_E2M1");
     constexpr MxQuantAlg alg = rules::mx_alg_of(quant_type, scale_alg);
-    detail::tquant::static_check_mx<rules::TquantForm::Mx, alg, 1, TileDataOut, TileDataSrc, TileDataExp, TileDataMax,
-                                    TileDataScaling>();
+    detail::tquant::static_check_mx<rules::TquantForm::Mx, alg, 1, false, TileDataOut, TileDataSrc, TileDataExp,
+                                    TileDataMax, TileDataScaling>();
     WaitAllEvents(events...);
-    return detail::tquant::quantize_mx<alg, 1>(dst, src, exp, max, scaling);
+    return detail::tquant::quantize_mx<alg, 1, false>(dst, src, exp, max, scaling);
 }
 
 // TQUANT<quant_type, store_mode>(dst, src, &exp, &max, &scaling, &exp_zz): MXFP8 grouped along rows,
@@ -128,27 +131,38 @@ PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp
                   "TQUANT's ZZ exponent form takes a QuantType and a VecStoreMode");
     static_assert(quant_type == QuantType::MXFP8 && store_mode == VecStoreMode::NZ,
                   "LEGAL_TQUANT_MODE: the ZZ exponent form of TQUANT is MXFP8 with VecStoreMode::NZ");
-    detail::tquant::static_check_mx<rules::TquantForm::MxZz, MxQuantAlg::OcpMxFp8E4M3, 1, TileDataOut, TileDataSrc,
-                                    TileDataExp, TileDataMax, TileDataScaling>();
+    detail::tquant::static_check_mx<rules::TquantForm::MxZz, MxQuantAlg::OcpMxFp8E4M3, 1, false, TileDataOut,
+                                    TileDataSrc, TileDataExp, TileDataMax, TileDataScaling>();
     static_assert(rules::tquant_zz_shape_ok(TileDataSrc::Rows, TileDataSrc::Cols),
                   "LEGAL_TQUANT_SHAPE: the ZZ exponent order takes src rows in 16s and columns in 64s");
     WaitAllEvents(events...);
-    return detail::tquant::quantize_mx<MxQuantAlg::OcpMxFp8E4M3, 1>(dst, src, exp, max, scaling, exp_zz);
+    return detail::tquant::quantize_mx<MxQuantAlg::OcpMxFp8E4M3, 1, false>(dst, src, exp, max, scaling, exp_zz);
 }
 
-// TQUANT<grp_axis, mx_alg>(dst, src, &exp, &max, &scaling): groups along rows (grp_axis 1, ND) or down
-// columns (grp_axis 0, DN), format and scaling as mx_alg says.
-template <int grp_axis, auto mx_alg, typename TileDataOut = void, typename TileDataSrc = void,
+// TQUANT<grp_axis, mx_alg, interleave>(dst, src, &exp, &max, &scaling): groups along rows (grp_axis 1,
+// ND) or down columns (grp_axis 0, DN), format and scaling as mx_alg says; with interleave (DN only) exp
+// holds the exponents of each pair of row groups side by side, [rows / 64, 2 * cols] (engine::tquant_mx).
+template <int grp_axis, auto mx_alg, bool interleave, typename TileDataOut = void, typename TileDataSrc = void,
           typename TileDataExp = void, typename TileDataMax = void, typename TileDataScaling = void,
           typename... WaitEvents>
 PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
                             TileDataScaling* scaling, WaitEvents&... events)
 {
     static_assert(std::is_same_v<decltype(mx_alg), MxQuantAlg>, "TQUANT's grouped form takes an MxQuantAlg");
-    detail::tquant::static_check_mx<rules::TquantForm::Mx, mx_alg, grp_axis, TileDataOut, TileDataSrc, TileDataExp,
-                                    TileDataMax, TileDataScaling>();
+    detail::tquant::static_check_mx<rules::TquantForm::Mx, mx_alg, grp_axis, interleave, TileDataOut, TileDataSrc,
+                                    TileDataExp, TileDataMax, TileDataScaling>();
     WaitAllEvents(events...);
-    return detail::tquant::quantize_mx<mx_alg, grp_axis>(dst, src, exp, max, scaling);
+    return detail::tquant::quantize_mx<mx_alg, grp_axis, interleave>(dst, src, exp, max, scaling);
+}
+
+// TQUANT<grp_axis, mx_alg>(dst, src, &exp, &max, &scaling): the same, exponents not interleaved.
+template <int grp_axis, auto mx_alg, typename TileDataOut = void, typename TileDataSrc = void,
+          typename TileDataExp = void, typename TileDataMax = void, typename TileDataScaling = void,
+          typename... WaitEvents>
+PTO_INST RecordEvent TQUANT(TileDataOut& dst, TileDataSrc& src, TileDataExp* exp, TileDataMax* max,
+                            TileDataScaling* scaling, WaitEvents&... events)
+{
+    return TQUANT<grp_axis, mx_alg, false>(dst, src, exp, max, scaling, events...);
 }
 
 // TQUANT<quant_type>(dst, src, scale[, &offset]): INT8_SYM, or INT8_ASYM with an offset per row.

@@ -61,10 +61,14 @@ constexpr bool tquant_form_ok(const profile::Profile& p, TquantForm form)
     return false;
 }
 
-// Rule LEGAL_TQUANT_MODE: the MX forms take MXFP8 or MXFP4_E2M1 with OCP or NV scaling (not Hif4),
-// grouped along axis 0 (DN) or 1 (ND); the ZZ form is MXFP8 ND with the NZ store mode; the int8 forms
-// take INT8_SYM or INT8_ASYM.
-constexpr bool tquant_mx_mode_ok(MxQuantAlg alg, int grp_axis) { return alg != MxQuantAlg::Hif4 && (grp_axis == 0 || grp_axis == 1); }
+// Rule LEGAL_TQUANT_MODE: the MX forms take MXFP8 or MXFP4_E2M1 with OCP or NV scaling (Hif4 is an A6
+// algorithm, outside every profile), grouped along axis 0 (DN) or 1 (ND), the exponents interleaved in
+// row-group pairs only when grouped along axis 0; the ZZ form is MXFP8 ND with the NZ store mode; the
+// int8 forms take INT8_SYM or INT8_ASYM.
+constexpr bool tquant_mx_mode_ok(MxQuantAlg alg, int grp_axis, bool interleave = false)
+{
+    return alg != MxQuantAlg::Hif4 && (grp_axis == 0 || (grp_axis == 1 && !interleave));
+}
 constexpr bool tquant_zz_mode_ok(MxQuantAlg alg, VecStoreMode store)
 {
     return !mx_alg_is_fp4(alg) && alg != MxQuantAlg::Hif4 && store == VecStoreMode::NZ;
@@ -101,8 +105,13 @@ constexpr bool tquant_layout_ok(BLayout b, SLayout s) { return b == BLayout::Row
 constexpr bool tquant_param_layout_ok(SLayout s) { return s == SLayout::NoneBox; }
 
 // Rule LEGAL_TQUANT_SHAPE: MX groups are 32 columns (every MX form) and, grouped along axis 0, 32 rows
-// too; the ZZ exponent order takes blocks of 16 rows by 2 groups (64 columns).
-constexpr bool tquant_mx_shape_ok(int grp_axis, int rows, int cols) { return cols % 32 == 0 && (grp_axis != 0 || rows % 32 == 0); }
+// too, 64 (a pair of groups) when the exponents are interleaved; the ZZ exponent order takes blocks of
+// 16 rows by 2 groups (64 columns).
+constexpr int tquant_dn_row_multiple(bool interleave) { return interleave ? 64 : 32; }
+constexpr bool tquant_mx_shape_ok(int grp_axis, int rows, int cols, bool interleave = false)
+{
+    return cols % 32 == 0 && (grp_axis != 0 || rows % tquant_dn_row_multiple(interleave) == 0);
+}
 constexpr bool tquant_zz_shape_ok(int rows, int cols) { return rows % 16 == 0 && cols % 64 == 0; }
 
 // Rule LEGAL_TQUANT_TMP: on a2a3 the tmp tile is f32 scratch the size of src (the device's s32 cast

@@ -83,6 +83,12 @@ GroupGrid group_grid(const TileDesc& src, int grp_axis)
                          : GroupGrid{groups_in(src.valid_rows), src.valid_cols, src.cols};
 }
 
+// Where the exponents of a grid go: the grid itself, or, interleaved, its row-group pairs side by side.
+GroupGrid exponent_grid(const GroupGrid& g, bool interleave)
+{
+    return interleave ? GroupGrid{(g.rows + 1) / 2, 2 * g.cols, 2 * g.width} : g;
+}
+
 bool holds_grid(const TileDesc& t, const GroupGrid& g)
 {
     if (g.rows == 0 || g.cols == 0) return true;
@@ -128,10 +134,10 @@ float largest_magnitude(int first, int last, Value value)
 // The MX quantisation of one call: stages 1 and 2 per group, stage 3 a row at a time.
 class MxQuantizer {
 public:
-    MxQuantizer(const TileDesc& dst, const TileDesc& exp, const TileDesc& max, const TileDesc& scaling, MxQuantAlg alg,
+    MxQuantizer(const TileDesc& dst, const TileDesc& exp, const TileDesc& max, const TileDesc& scaling, MxMode mode,
                 const GroupGrid& grid)
-        : dst_(dst), exp_(exp), max_(max), scaling_(scaling), format_(format_of(alg)), nv_(rules::mx_alg_is_nv(alg)),
-          grid_(grid)
+        : dst_(dst), exp_(exp), max_(max), scaling_(scaling), format_(format_of(mode.alg)),
+          nv_(rules::mx_alg_is_nv(mode.alg)), interleave_(mode.interleave), grid_(grid)
     {
     }
 
@@ -140,7 +146,9 @@ public:
     {
         const uint8_t e = shared_exponent(m, format_, nv_);
         const float s = scaling_of(e);
-        reinterpret_cast<uint8_t*>(exp_.data)[group_offset(exp_, i, j, grid_.width)] = e;
+        const int64_t exp_at = interleave_ ? group_offset(exp_, i / 2, 2 * j + i % 2, 2 * grid_.width)
+                                           : group_offset(exp_, i, j, grid_.width);
+        reinterpret_cast<uint8_t*>(exp_.data)[exp_at] = e;
         numeric::from_double(max_.dtype, max_.data, std::size_t(group_offset(max_, i, j, grid_.width)), m,
                              RoundMode::CAST_RINT, SaturationMode::OFF);
         numeric::from_double(scaling_.dtype, scaling_.data, std::size_t(group_offset(scaling_, i, j, grid_.width)), s,
@@ -181,6 +189,7 @@ private:
     const TileDesc& scaling_;
     MxFormat format_;
     bool nv_;
+    bool interleave_;
     GroupGrid grid_;
 };
 
@@ -263,15 +272,19 @@ void check_same_valid_shape(const TileDesc& dst, const TileDesc& src, LegalitySi
 }  // namespace
 
 void check_tquant_mx(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& exp,
-                     const TileDesc& max, const TileDesc& scaling, MxQuantAlg alg, int grp_axis, const TileDesc* exp_zz,
+                     const TileDesc& max, const TileDesc& scaling, MxMode mode, const TileDesc* exp_zz,
                      VecStoreMode store, LegalitySink& sink)
 {
+    const auto [alg, grp_axis, interleave] = mode;
     if (!rules::tquant_form_ok(p, exp_zz ? rules::TquantForm::MxZz : rules::TquantForm::Mx))
         report_form(sink, p, exp_zz ? "ZZ exponent" : "MX");
-    if (!rules::tquant_mx_mode_ok(alg, grp_axis) || (exp_zz && (!rules::tquant_zz_mode_ok(alg, store) || grp_axis != 1))) {
+    if (!rules::tquant_mx_mode_ok(alg, grp_axis, interleave) ||
+        (exp_zz && (!rules::tquant_zz_mode_ok(alg, store) || grp_axis != 1))) {
         report(sink, "LEGAL_TQUANT_MODE", "dst", "not an MX mode TQUANT has",
-               exp_zz ? "MXFP8 grouped along axis 1, NZ store mode" : "MXFP8 or MXFP4_E2M1, OCP or NV, grp_axis 0 or 1",
-               "mode " + std::to_string(int(alg)) + ", grp_axis " + std::to_string(grp_axis));
+               exp_zz ? "MXFP8 grouped along axis 1, NZ store mode"
+                      : "MXFP8 or MXFP4_E2M1, OCP or NV, grp_axis 0 or 1, interleave with grp_axis 0 only",
+               "mode " + std::to_string(int(alg)) + ", grp_axis " + std::to_string(grp_axis) +
+                   (interleave ? ", interleave" : ""));
         return;
     }
     if (!rules::tquant_mx_dtype_ok(alg, dst.dtype, src.dtype, exp.dtype, max.dtype, scaling.dtype) ||
@@ -286,18 +299,28 @@ void check_tquant_mx(const profile::Profile& p, const TileDesc& dst, const TileD
         {&dst, "dst"}, {&src, "src"}, {&exp, "exp"}, {&max, "max"}, {&scaling, "scaling"}, {exp_zz, "exp_zz"}};
     for (const auto& [t, name] : operands)
         if (t) check_location_and_layout(*t, name, false, sink);
-    if (!rules::tquant_mx_shape_ok(grp_axis, src.rows, src.cols) || (exp_zz && !rules::tquant_zz_shape_ok(src.rows, src.cols)))
+    const int dn_rows = rules::tquant_dn_row_multiple(interleave);
+    if (!rules::tquant_mx_shape_ok(grp_axis, src.rows, src.cols, interleave) ||
+        (exp_zz && !rules::tquant_zz_shape_ok(src.rows, src.cols)))
         report(sink, "LEGAL_TQUANT_SHAPE", "src", "MX groups need whole groups of 32 in src's capacity",
                exp_zz ? "rows a multiple of 16, columns of 64"
-                      : (grp_axis == 0 ? "rows and columns multiples of 32" : "columns a multiple of 32"),
+                      : (grp_axis == 0 ? "rows a multiple of " + std::to_string(dn_rows) + ", columns of 32"
+                                       : "columns a multiple of 32"),
                extent_text(src.rows, src.cols));
     check_same_valid_shape(dst, src, sink);
     if (!all_known(src.valid_rows, src.valid_cols)) return;
+    if (interleave && src.valid_rows % dn_rows != 0)
+        report(sink, "RUN_VALID_SHAPE", "src", "interleaved exponents pair whole groups of 32 rows",
+               "valid rows a multiple of 64", extent_text(src.valid_rows, src.valid_cols));
     const GroupGrid grid = group_grid(src, grp_axis);
-    for (const auto& [t, name] : {operands[2], operands[3], operands[4]})
-        if (!holds_grid(*t, grid))
+    const GroupGrid grids[] = {exponent_grid(grid, interleave), grid, grid};
+    for (int k = 0; k < 3; ++k) {
+        const auto& [t, name] = operands[2 + k];
+        if (!holds_grid(*t, grids[k]))
             report(sink, "RUN_VALID_SHAPE", name, "too small for the groups of src's valid region",
-                   extent_text(grid.rows, grid.cols) + " groups", extent_text(t->rows, t->cols));
+                   extent_text(grids[k].rows, grids[k].cols) + (k == 0 && interleave ? " interleaved exponents" : " groups"),
+                   extent_text(t->rows, t->cols));
+    }
     if (!exp_zz) return;
     if (src.valid_rows % 16 != 0 || src.valid_cols % 64 != 0)
         report(sink, "RUN_VALID_SHAPE", "src", "the ZZ exponent order takes whole blocks of 16 rows x 64 columns",
@@ -308,26 +331,27 @@ void check_tquant_mx(const profile::Profile& p, const TileDesc& dst, const TileD
 }
 
 void tquant_mx(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& exp, const TileDesc& max,
-               const TileDesc& scaling, MxQuantAlg alg, int grp_axis, const TileDesc* exp_zz)
+               const TileDesc& scaling, MxMode mode, const TileDesc* exp_zz)
 {
     runtime::InstructionScope scope("TQUANT");
     StopAtFirstFinding stop;
-    check_tquant_mx(runtime::active_profile(), dst, src_tile, exp, max, scaling, alg, grp_axis, exp_zz, VecStoreMode::NZ,
-                    stop);
+    check_tquant_mx(runtime::active_profile(), dst, src_tile, exp, max, scaling, mode, exp_zz, VecStoreMode::NZ, stop);
     require_written(src_tile, "src");
     // src is read in full, a row or a group at a time, before the dst rows it gives are written: dst may
     // alias it (the page's in-place f32 -> e4m3 output).
     const TileDesc src = readable_source(src_tile, dst, 0);
-    const GroupGrid grid = group_grid(src, grp_axis);
-    MxQuantizer q(dst, exp, max, scaling, alg, grid);
-    const auto quantize = [&]<typename T>() { grp_axis == 1 ? quantize_rows<T>(q, src) : quantize_columns<T>(q, src); };
+    const GroupGrid grid = group_grid(src, mode.grp_axis);
+    MxQuantizer q(dst, exp, max, scaling, mode, grid);
+    const auto quantize = [&]<typename T>() { mode.grp_axis == 1 ? quantize_rows<T>(q, src) : quantize_columns<T>(q, src); };
     switch (src.dtype) {
         case DType::F32: quantize.operator()<float>(); break;
         case DType::F16: quantize.operator()<half>(); break;
         default: quantize.operator()<bfloat16_t>(); break;
     }
     mark_written(dst);
-    for (const TileDesc* t : {&exp, &max, &scaling}) mark_grid_written(*t, grid);
+    mark_grid_written(exp, exponent_grid(grid, mode.interleave));
+    mark_grid_written(max, grid);
+    mark_grid_written(scaling, grid);
     if (exp_zz) {
         store_zz(*exp_zz, exp, grid);
         TileDesc flat = *exp_zz;  // the exponents in ZZ order fill its storage from the start
@@ -416,7 +440,7 @@ void tquant_int8(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& 
 
 namespace {
 
-enum TquantAttribute : std::size_t { kQuantType, kMxAlg, kScaleAlg, kGrpAxis, kStoreMode };
+enum TquantAttribute : std::size_t { kQuantType, kMxAlg, kScaleAlg, kGrpAxis, kInterleave, kStoreMode };
 constexpr int32_t kUnset = -1;
 
 constexpr OperandSpec kMxDestinations[] = {
@@ -449,6 +473,7 @@ constexpr AttributeValue kMxAlgValues[] = {
 constexpr std::string_view kScaleAlgKeys[] = {"scale_alg", "scaleAlg"};
 constexpr AttributeValue kScaleAlgValues[] = {spelling("ocp", QuantScaleAlg::OCP), spelling("nv", QuantScaleAlg::NV)};
 constexpr std::string_view kGrpAxisKeys[] = {"grp_axis", "grpAxis"};
+constexpr std::string_view kInterleaveKeys[] = {"interleave"};
 constexpr std::string_view kStoreModeKeys[] = {"store_mode", "storeMode"};
 constexpr AttributeValue kStoreModeValues[] = {spelling("nd", VecStoreMode::ND), spelling("nz", VecStoreMode::NZ)};
 constexpr AttributeSpec kTquantAttributes[] = {
@@ -456,6 +481,7 @@ constexpr AttributeSpec kTquantAttributes[] = {
     {kMxAlgKeys, kMxAlgValues, kUnset},
     {kScaleAlgKeys, kScaleAlgValues, int32_t(QuantScaleAlg::OCP)},
     {kGrpAxisKeys, {}, 1},
+    {kInterleaveKeys, kBooleanValues, 0},
     {kStoreModeKeys, kStoreModeValues, int32_t(VecStoreMode::NZ)},
 };
 
@@ -482,6 +508,11 @@ std::optional<TextMode> text_mode(const Call& c, LegalitySink& sink)
     return std::nullopt;
 }
 
+MxMode mx_mode(const Call& c, const TextMode& mode)
+{
+    return {mode.alg, c.attributes[kGrpAxis], c.attributes[kInterleave] != 0};
+}
+
 // The int8 parameters of a text call: (scale, offset[, tmp]) for INT8_ASYM, (scale[, tmp]) otherwise.
 struct Int8Parameters {
     const TileDesc* offset;
@@ -505,7 +536,7 @@ void check_call(const profile::Profile& p, const Call& c, LegalitySink& sink)
         check_tquant_int8(p, c.dst(), c.src(0), c.src(1), extra.offset, mode->type, extra.tmp, sink);
         return;
     }
-    check_tquant_mx(p, c.dst(0), c.src(0), c.dst(1), c.dst(2), c.dst(3), mode->alg, c.attributes[kGrpAxis],
+    check_tquant_mx(p, c.dst(0), c.src(0), c.dst(1), c.dst(2), c.dst(3), mx_mode(c, *mode),
                     c.form == kMxZzForm ? &c.dst(4) : nullptr, c.attribute<VecStoreMode>(kStoreMode), sink);
 }
 
@@ -517,7 +548,7 @@ void run_call(const Call& c)
         const Int8Parameters extra = int8_parameters(c, mode->type);
         tquant_int8(c.dst(), c.src(0), c.src(1), extra.offset, mode->type, extra.tmp);
     } else {
-        tquant_mx(c.dst(0), c.src(0), c.dst(1), c.dst(2), c.dst(3), mode->alg, c.attributes[kGrpAxis],
+        tquant_mx(c.dst(0), c.src(0), c.dst(1), c.dst(2), c.dst(3), mx_mode(c, *mode),
                   c.form == kMxZzForm ? &c.dst(4) : nullptr);
     }
 }

@@ -13,8 +13,7 @@ constexpr Form kWithTmpForms[] = {{kSourceAndTmp, kTileDst}};
 constexpr Form kSourceForms[] = {{kTileSrc, kTileDst}};
 
 constexpr std::string_view kBinaryKeys[] = {"isBinary", "is_binary"};
-constexpr AttributeValue kBinaryValues[] = {{"false", 0}, {"true", 1}};
-constexpr AttributeSpec kTcolsumAttributes[] = {{kBinaryKeys, kBinaryValues, 0}};
+constexpr AttributeSpec kTcolsumAttributes[] = {{kBinaryKeys, kBooleanValues, 0}};
 
 template <ReduceOp kOp>
 constexpr auto kRowCheck = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {

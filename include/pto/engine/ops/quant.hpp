@@ -32,10 +32,17 @@ void check_tdequant(const profile::Profile& p, const TileDesc& dst, const TileDe
 //              NaN group gives e4m3 NaN (0x7F) or e2m1 +6 (0x7) for every value
 // The group tiles exp, max, scaling hold group (i, j) at their element (i, j), or, when they have one
 // row, flat at i * W + j, W = src's capacity columns / 32 (ND) or src's capacity columns (DN).
+// Interleaved (DN only), exp holds the groups of row-group pair p = i / 2 side by side instead: group
+// (i, j) at exp's element (i / 2, 2j + i % 2), flat at (i / 2) * 2W + 2j + i % 2.
 // exp_zz, when given (ND MXFP8), receives the exponents again in ZZ order, flat from its first element:
 // blocks of 16 rows x 2 groups, row-major inside a block, blocks along the rows of groups first.
+struct MxMode {
+    MxQuantAlg alg;
+    int grp_axis;             // 1: groups along rows (ND); 0: down columns (DN)
+    bool interleave = false;  // DN: exponents of row-group pairs interleaved
+};
 void tquant_mx(const TileDesc& dst, const TileDesc& src, const TileDesc& exp, const TileDesc& max,
-               const TileDesc& scaling, MxQuantAlg alg, int grp_axis, const TileDesc* exp_zz = nullptr);
+               const TileDesc& scaling, MxMode mode, const TileDesc* exp_zz = nullptr);
 
 // TQUANT, int8: dst(r, c) = round(src(r, c) * scale(r, 0) [+ offset(r, 0)]), the product and the sum
 // each rounded to f32, then rounded to nearest even and saturated into int8 (INT8_SYM) or uint8
@@ -46,8 +53,8 @@ void tquant_int8(const TileDesc& dst, const TileDesc& src, const TileDesc& scale
 // The rules of each form on profile p (pto/profile/rules_quant.hpp), the valid shapes (RUN_VALID_SHAPE)
 // and the group tiles' capacities (RUN_VALID_SHAPE). `form_is_zz` / `tmp` say which form was called.
 void check_tquant_mx(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& exp,
-                     const TileDesc& max, const TileDesc& scaling, MxQuantAlg alg, int grp_axis,
-                     const TileDesc* exp_zz, VecStoreMode store, LegalitySink& sink);
+                     const TileDesc& max, const TileDesc& scaling, MxMode mode, const TileDesc* exp_zz,
+                     VecStoreMode store, LegalitySink& sink);
 void check_tquant_int8(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& scale,
                        const TileDesc* offset, QuantType type, const TileDesc* tmp, LegalitySink& sink);
 

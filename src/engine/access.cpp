@@ -122,4 +122,14 @@ void mark_written(const TileDesc& tile, int rows, int cols)
 
 void mark_written(const TileDesc& tile) { mark_written(tile, tile.valid_rows, tile.valid_cols); }
 
+void mark_storage_prefix_written(const TileDesc& tile, int64_t elements)
+{
+    TileDesc flat = tile;
+    flat.rows = flat.valid_rows = 1;
+    flat.cols = int32_t(tile.elements());
+    flat.blayout = BLayout::RowMajor;
+    flat.slayout = SLayout::NoneBox;
+    mark_written(flat, 1, int(elements));
+}
+
 }  // namespace pto::engine

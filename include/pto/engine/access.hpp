@@ -13,6 +13,9 @@ void require_written(const TileDesc& tile, int rows, int cols, const char* opera
 // Records the valid region of `tile` (or rows x cols of it) as written.
 void mark_written(const TileDesc& tile);
 void mark_written(const TileDesc& tile, int rows, int cols);
+// Records the first `elements` elements of `tile`'s storage as written, whatever its layout (for results
+// written in an order of their own, such as ZZ exponents).
+void mark_storage_prefix_written(const TileDesc& tile, int64_t elements);
 
 // Bytes from element offset `first` to `last` inclusive of a tile's storage.
 inline std::byte* element_address(const TileDesc& t, int64_t element)

@@ -82,7 +82,8 @@ constexpr void static_check_tstore()
     static_check_global_transfer<TileData, GlobalData>();
 }
 
-template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode, AccToVecMode mode>
+// `Quantized`: the forms with a pre-quant scalar or a table, whose output types are the quantizing store's.
+template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode, AccToVecMode mode, bool Quantized = false>
 constexpr void static_check_tmov()
 {
     static_assert(is_tile_data_v<DstTileData> && is_tile_data_v<SrcTileData>, "TMOV moves a Tile into a Tile");
@@ -91,8 +92,16 @@ constexpr void static_check_tmov()
     constexpr auto dst_type = engine::dtype_of<typename DstTileData::DType>;
     static_assert(rules::tmov_location_ok(target, SrcTileData::Loc, DstTileData::Loc),
                   "LEGAL_TMOV_LOCATION: TMOV has no path between these tile locations on PTO_TARGET");
-    static_assert(rules::tmov_dtype_ok(target, SrcTileData::Loc, DstTileData::Loc, src_type, dst_type),
-                  "LEGAL_TMOV_DTYPE: TMOV does not move this element-type pair on this path on PTO_TARGET");
+    if constexpr (Quantized) {
+        static_assert(rules::tmov_quant_source_ok(SrcTileData::Loc),
+                      "LEGAL_TMOV_LOCATION: a quantizing TMOV moves out of an accumulator");
+        static_assert(rules::acc_quant_output_dtype_ok(target, src_type, dst_type),
+                      "LEGAL_TMOV_QUANT_DTYPE: a quantizing move makes f32 -> i8/u8 (a5: also f16/bf16/hif8/e4m3/f32) "
+                      "and i32 -> i8/u8/f16 (a5: also bf16)");
+    } else {
+        static_assert(rules::tmov_dtype_ok(target, SrcTileData::Loc, DstTileData::Loc, src_type, dst_type),
+                      "LEGAL_TMOV_DTYPE: TMOV does not move this element-type pair on this path on PTO_TARGET");
+    }
     static_assert(
         rules::tmov_shape_ok(target, SrcTileData::Rows, SrcTileData::Cols, DstTileData::Rows, DstTileData::Cols),
         "LEGAL_TMOV_SHAPE: on a2a3 source and destination must have the same Rows and Cols");
@@ -107,6 +116,27 @@ constexpr void static_check_tmov()
                   "LEGAL_TMOV_LAYOUT: on a5 the cube reads Left/Right operands from Nz, Zn or row-major L1 tiles");
     static_assert(rules::tmov_mode_ok(SrcTileData::Loc, DstTileData::Loc, reluMode, mode),
                   "LEGAL_TMOV_MODE: ReLU applies to moves out of an accumulator, split modes to Acc -> Vec");
+}
+
+// A quantizing TMOV out of an accumulator (engine::tmov with an AccQuantization).
+template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode, AccToVecMode mode>
+RecordEvent move_quantized(DstTileData& dst, SrcTileData& src, uint64_t pre_quant_scalar)
+{
+    static_check_tmov<DstTileData, SrcTileData, reluMode, mode, true>();
+    engine::tmov(dst.desc(), src.desc(), engine::AccQuantization{.scalar = pre_quant_scalar}, reluMode, mode);
+    return {};
+}
+
+template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode, AccToVecMode mode>
+RecordEvent move_quantized(DstTileData& dst, SrcTileData& src, FpTileData& fp)
+{
+    static_check_tmov<DstTileData, SrcTileData, reluMode, mode, true>();
+    static_assert(is_tile_data_v<FpTileData> &&
+                      rules::tmov_fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
+                  "LEGAL_TMOV_FP: the quantization table is a Scaling tile of uint64_t");
+    const engine::TileDesc table = fp.desc();
+    engine::tmov(dst.desc(), src.desc(), engine::AccQuantization{.per_column = &table}, reluMode, mode);
+    return {};
 }
 
 // The rules a ConvTile transfer's template arguments decide (LEGAL_TLOAD/TSTORE_LOCATION, _DTYPE,
@@ -244,6 +274,123 @@ PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... eve
     WaitAllEvents(events...);
     engine::tmov(dst.desc(), src.desc(), reluMode, mode);
     return {};
+}
+
+// The STPhase forms: the phase is the hardware's unit-flag handshake with the matmul that fills the
+// accumulator. ptosim runs instructions in program order, so a phase changes nothing in the data.
+template <STPhase Phase, typename DstTileData, typename SrcTileData, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
+{
+    return TMOV<DstTileData, SrcTileData, ReluPreMode::NoRelu>(dst, src, events...);
+}
+
+template <STPhase Phase, typename DstTileData, typename SrcTileData, ReluPreMode reluMode, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
+{
+    return TMOV<DstTileData, SrcTileData, reluMode>(dst, src, events...);
+}
+
+template <STPhase Phase, typename DstTileData, typename SrcTileData, AccToVecMode mode,
+          ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
+{
+    return TMOV<DstTileData, SrcTileData, mode, reluMode>(dst, src, events...);
+}
+
+// TMOV<[grp_axis, ]Dst, Src, Tmp>(dst, src, tmp): MX exponents repacked into the cube's ZZ order, grouped
+// along rows (grp_axis 1, the default) or down columns (0); tmp is not touched (engine::tmov_zz).
+template <int grp_axis, typename DstTileData, typename SrcTileData, typename TmpTileData, typename... WaitEvents,
+          std::enable_if_t<is_tile_data_v<TmpTileData>, int> = 0>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, TmpTileData& tmp, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<DstTileData> && is_tile_data_v<SrcTileData>, "TMOV moves a Tile into a Tile");
+    static_assert(rules::tmov_zz_form_ok(profile::kProfile),
+                  "LEGAL_TMOV_ZZ: the ZZ exponent repack is an a5 instruction");
+    static_assert(rules::tmov_zz_operands_ok(SrcTileData::Loc, DstTileData::Loc,
+                                             engine::dtype_of<typename SrcTileData::DType>,
+                                             engine::dtype_of<typename DstTileData::DType>, grp_axis),
+                  "LEGAL_TMOV_ZZ: the ZZ repack moves uint8_t exponents from a Vec tile into a Vec or Mat tile, "
+                  "grp_axis 0 or 1");
+    WaitAllEvents(events...);
+    engine::tmov_zz(dst.desc(), src.desc(), tmp.desc(), grp_axis);
+    return {};
+}
+
+template <typename DstTileData, typename SrcTileData, typename TmpTileData, typename... WaitEvents,
+          std::enable_if_t<is_tile_data_v<TmpTileData>, int> = 0>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, TmpTileData& tmp, WaitEvents&... events)
+{
+    return TMOV<1, DstTileData, SrcTileData, TmpTileData>(dst, src, tmp, events...);
+}
+
+// TMOV_FP<Dst, Src, Fp, reluMode>(dst, src, fp): out of an accumulator, each column quantized by its
+// word of the Scaling table fp (engine::tmov with a per-column AccQuantization).
+template <typename DstTileData, typename SrcTileData, typename FpTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
+          typename... WaitEvents>
+PTO_INST RecordEvent TMOV_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events)
+{
+    WaitAllEvents(events...);
+    return detail::move_quantized<DstTileData, SrcTileData, FpTileData, reluMode, AccToVecMode::SingleModeVec0>(
+        dst, src, fp);
+}
+
+template <STPhase Phase, typename DstTileData, typename SrcTileData, typename FpTileData,
+          ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TMOV_FP(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events)
+{
+    return TMOV_FP<DstTileData, SrcTileData, FpTileData, reluMode>(dst, src, fp, events...);
+}
+
+// TMOV<Dst, Src, Fp, mode, reluMode>(dst, src, fp): the same into a Vec tile with an AccToVecMode.
+template <typename DstTileData, typename SrcTileData, typename FpTileData, AccToVecMode mode,
+          ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events)
+{
+    static_assert(rules::is_acc_to_vec(SrcTileData::Loc, DstTileData::Loc),
+                  "LEGAL_TMOV_MODE: the AccToVecMode form of TMOV moves an Acc tile into a Vec tile");
+    WaitAllEvents(events...);
+    return detail::move_quantized<DstTileData, SrcTileData, FpTileData, reluMode, mode>(dst, src, fp);
+}
+
+template <STPhase Phase, typename DstTileData, typename SrcTileData, typename FpTileData, AccToVecMode mode,
+          ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, FpTileData& fp, WaitEvents&... events)
+{
+    return TMOV<DstTileData, SrcTileData, FpTileData, mode, reluMode>(dst, src, fp, events...);
+}
+
+// TMOV<Dst, Src[, mode], reluMode>(dst, src, preQuantScalar): out of an accumulator, quantized by one
+// scale (the low 32 bits of preQuantScalar, an f32), as the quantizing TSTORE does.
+template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    WaitAllEvents(events...);
+    return detail::move_quantized<DstTileData, SrcTileData, reluMode, AccToVecMode::SingleModeVec0>(dst, src,
+                                                                                                     preQuantScalar);
+}
+
+template <STPhase Phase, typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
+          typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    return TMOV<DstTileData, SrcTileData, reluMode>(dst, src, preQuantScalar, events...);
+}
+
+template <typename DstTileData, typename SrcTileData, AccToVecMode mode, ReluPreMode reluMode = ReluPreMode::NoRelu,
+          typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    static_assert(rules::is_acc_to_vec(SrcTileData::Loc, DstTileData::Loc),
+                  "LEGAL_TMOV_MODE: the AccToVecMode form of TMOV moves an Acc tile into a Vec tile");
+    WaitAllEvents(events...);
+    return detail::move_quantized<DstTileData, SrcTileData, reluMode, mode>(dst, src, preQuantScalar);
+}
+
+template <STPhase Phase, typename DstTileData, typename SrcTileData, AccToVecMode mode,
+          ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    return TMOV<DstTileData, SrcTileData, mode, reluMode>(dst, src, preQuantScalar, events...);
 }
 
 }  // namespace pto

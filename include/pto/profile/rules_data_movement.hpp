@@ -376,4 +376,31 @@ constexpr bool tmov_split_ok(AccToVecMode mode, int dst_bits, int valid_rows, in
     return valid_cols % 2 == 0 && (dst_bits != 32 || valid_cols % 32 == 0);
 }
 
+// Rule LEGAL_TMOV_LOCATION (quantizing forms): the pre-quant scalar and the fp table quantize what
+// leaves an accumulator; the output types are those of the quantizing TSTORE (LEGAL_TMOV_QUANT_DTYPE,
+// acc_quant_output_dtype_ok).
+constexpr bool tmov_quant_source_ok(TileType src_loc) { return src_loc == TileType::Acc; }
+
+// Rule LEGAL_TMOV_FP: the vector-quantization table of TMOV_FP is a Scaling tile of 64-bit words.
+constexpr bool tmov_fp_table_ok(TileType loc, DType dtype) { return loc == TileType::Scaling && dtype == DType::U64; }
+
+// Rule LEGAL_TMOV_ZZ: the exponent repack into ZZ order (TMOV with tmp) exists on A5 and in the CPU
+// simulation, from a Vec tile of E8M0 bytes into a Vec or Mat tile of the same type, grouped along
+// axis 1 (ND) or 0 (DN).
+constexpr bool tmov_zz_form_ok(const profile::Profile& p) { return p.target != profile::Target::A2A3; }
+constexpr bool tmov_zz_operands_ok(TileType src_loc, TileType dst_loc, DType src, DType dst, int grp_axis)
+{
+    const bool exponent = src == DType::U8 || src == DType::F8E8M0;
+    return src_loc == TileType::Vec && (dst_loc == TileType::Vec || dst_loc == TileType::Mat) && exponent &&
+           dst == src && (grp_axis == 0 || grp_axis == 1);
+}
+
+// Rule RUN_VALID_SHAPE (ZZ repack): whole blocks of 16 rows x 2 groups. ND exponents are rows x groups;
+// DN exponents are row groups x columns, and their columns are the blocks' rows.
+constexpr bool tmov_zz_extent_ok(int grp_axis, int valid_rows, int valid_cols)
+{
+    const int rows = grp_axis == 1 ? valid_rows : valid_cols, groups = grp_axis == 1 ? valid_cols : valid_rows;
+    return rows % 16 == 0 && groups % 2 == 0;
+}
+
 }  // namespace pto::rules

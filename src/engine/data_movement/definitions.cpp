@@ -1,6 +1,8 @@
-// The definitions of TASSIGN, TLOAD, TSTORE and TMOV.
+// The definitions of TASSIGN, TLOAD, TSTORE, TMOV and TMOV_FP.
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/runtime/memory.hpp>
+
+#include <bit>
 
 #include "engine/definition.hpp"
 
@@ -26,8 +28,16 @@ void run_tassign(const Call& call)
 constexpr OperandSpec kView[] = {{"src", OperandKind::View}};
 constexpr OperandSpec kViewDst[] = {{"dst", OperandKind::View}};
 constexpr Form kTloadForms[] = {{kView, kTileDst}};
-constexpr Form kTstoreForms[] = {{kTileSrc, kViewDst}};
-constexpr Form kTmovForms[] = {{kTileSrc, kTileDst}};
+// The quantizing forms out of an accumulator take a pre-quant scalar (TSTORE, TMOV) or a table (TMOV_FP);
+// TMOV's form with a second tile is the ZZ exponent repack, whose tmp it is.
+constexpr OperandSpec kSourceAndPreQuant[] = {{"src", OperandKind::Tile}, {"pre_quant_scalar", OperandKind::Scalar}};
+constexpr OperandSpec kSourceAndTmp[] = {{"src", OperandKind::Tile}, {"tmp", OperandKind::Tile}};
+constexpr OperandSpec kSourceAndTable[] = {{"src", OperandKind::Tile}, {"fp", OperandKind::Tile}};
+enum StoreForm : std::size_t { kPlainStore, kQuantizingStore };
+constexpr Form kTstoreForms[] = {{kTileSrc, kViewDst}, {kSourceAndPreQuant, kViewDst}};
+enum MoveForm : std::size_t { kPlainMove, kQuantizingMove, kZzRepack };
+constexpr Form kTmovForms[] = {{kTileSrc, kTileDst}, {kSourceAndPreQuant, kTileDst}, {kSourceAndTmp, kTileDst}};
+constexpr Form kTmovFpForms[] = {{kSourceAndTable, kTileDst}};
 
 constexpr std::string_view kAtomicKeys[] = {"atomic", "atomicType", "atomic_type"};
 constexpr AttributeValue kAtomicValues[] = {
@@ -35,7 +45,6 @@ constexpr AttributeValue kAtomicValues[] = {
     spelling("atomic_none", AtomicType::AtomicNone), spelling("add", AtomicType::AtomicAdd),
     spelling("atomicadd", AtomicType::AtomicAdd),  spelling("atomic_add", AtomicType::AtomicAdd),
 };
-constexpr AttributeSpec kTstoreAttributes[] = {{kAtomicKeys, kAtomicValues, int32_t(AtomicType::AtomicNone)}};
 
 constexpr std::string_view kReluKeys[] = {"relu", "reluMode", "relu_mode"};
 constexpr AttributeValue kReluValues[] = {
@@ -48,8 +57,44 @@ constexpr AttributeValue kSplitValues[] = {
     spelling("singlemodevec0", AccToVecMode::SingleModeVec0), spelling("singlemodevec1", AccToVecMode::SingleModeVec1),
     spelling("dualmodesplitm", AccToVecMode::DualModeSplitM), spelling("dualmodesplitn", AccToVecMode::DualModeSplitN),
 };
+constexpr std::string_view kGrpAxisKeys[] = {"grp_axis", "grpAxis"};
+constexpr AttributeSpec kTstoreAttributes[] = {{kAtomicKeys, kAtomicValues, int32_t(AtomicType::AtomicNone)},
+                                               {kReluKeys, kReluValues, int32_t(ReluPreMode::NoRelu)}};
+enum TmovAttribute : std::size_t { kRelu, kSplit, kGrpAxis };
 constexpr AttributeSpec kTmovAttributes[] = {{kReluKeys, kReluValues, int32_t(ReluPreMode::NoRelu)},
-                                             {kSplitKeys, kSplitValues, int32_t(AccToVecMode::SingleModeVec0)}};
+                                             {kSplitKeys, kSplitValues, int32_t(AccToVecMode::SingleModeVec0)},
+                                             {kGrpAxisKeys, {}, 1}};
+
+constexpr AttributeSpec kTmovFpAttributes[] = {kTmovAttributes[kRelu], kTmovAttributes[kSplit]};
+
+// The pre-quant scalar of a text call: an integer is the word the C++ uint64_t carries; a float is
+// taken as the f32 scale itself.
+AccQuantization scalar_quantization(const Call& c)
+{
+    if (c.verifying) return {};
+    const ScalarValue& v = *c.sources[1].scalar;
+    return {.scalar = v.is_float ? std::bit_cast<uint32_t>(float(v.f)) : uint64_t(v.i)};
+}
+
+void check_tmov_call(const profile::Profile& p, const Call& c, LegalitySink& sink)
+{
+    const auto relu = c.attribute<ReluPreMode>(kRelu);
+    const auto mode = c.attribute<AccToVecMode>(kSplit);
+    if (c.form == kZzRepack) return check_tmov_zz(p, c.dst(), c.src(0), c.src(1), c.attributes[kGrpAxis], sink);
+    const AccQuantization quant = c.form == kQuantizingMove ? scalar_quantization(c) : AccQuantization{};
+    check_tmov(p, c.dst(), c.src(0), relu, mode, sink, c.form == kQuantizingMove ? &quant : nullptr);
+}
+
+void run_tmov_call(const Call& c)
+{
+    const auto relu = c.attribute<ReluPreMode>(kRelu);
+    const auto mode = c.attribute<AccToVecMode>(kSplit);
+    switch (c.form) {
+        case kPlainMove: return tmov(c.dst(), c.src(0), relu, mode);
+        case kQuantizingMove: return tmov(c.dst(), c.src(0), scalar_quantization(c), relu, mode);
+        default: return tmov_zz(c.dst(), c.src(0), c.src(1), c.attributes[kGrpAxis]);
+    }
+}
 
 // TSTORE from an accumulator drains through the fixpipe; from Vec or Mat through MTE3.
 constexpr pipe_t tstore_pipe(TileType src, TileType) { return src == TileType::Acc ? PIPE_FIX : PIPE_MTE3; }
@@ -91,9 +136,15 @@ constexpr InstrDef definitions::TSTORE{
     .pipe = tstore_pipe,
     .check =
         [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
-            check_tstore(p, *c.destinations[0].view, c.src(0), c.attribute<AtomicType>(0), sink);
+            check_tstore(p, *c.destinations[0].view, c.src(0), c.attribute<AtomicType>(0), sink,
+                         c.form == kQuantizingStore);
         },
-    .run = [](const Call& c) { tstore(*c.destinations[0].view, c.src(0), c.attribute<AtomicType>(0)); },
+    .run =
+        [](const Call& c) {
+            const GlobalDesc& dst = *c.destinations[0].view;
+            if (c.form == kPlainStore) return tstore(dst, c.src(0), c.attribute<AtomicType>(0));
+            tstore(dst, c.src(0), scalar_quantization(c).scalar, c.attribute<ReluPreMode>(1), c.attribute<AtomicType>(0));
+        },
 };
 
 constexpr InstrDef definitions::TMOV{
@@ -102,11 +153,28 @@ constexpr InstrDef definitions::TMOV{
     .forms = kTmovForms,
     .attributes = kTmovAttributes,
     .pipe = tmov_pipe,
+    .check = check_tmov_call,
+    .run = run_tmov_call,
+};
+
+// TMOV_FP (pto.tmov.fp): TMOV out of an accumulator, quantized per column by the table fp.
+constexpr InstrDef definitions::TMOV_FP{
+    .id = Instr::TMOV_FP,
+    .mnemonic = "TMOV_FP",
+    .forms = kTmovFpForms,
+    .attributes = kTmovFpAttributes,
+    .pipe = tmov_pipe,
     .check =
         [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
-            check_tmov(p, c.dst(), c.src(0), c.attribute<ReluPreMode>(0), c.attribute<AccToVecMode>(1), sink);
+            const AccQuantization quant{.per_column = &c.src(1)};
+            check_tmov(p, c.dst(), c.src(0), c.attribute<ReluPreMode>(kRelu), c.attribute<AccToVecMode>(kSplit), sink,
+                       &quant);
         },
-    .run = [](const Call& c) { tmov(c.dst(), c.src(0), c.attribute<ReluPreMode>(0), c.attribute<AccToVecMode>(1)); },
+    .run =
+        [](const Call& c) {
+            tmov(c.dst(), c.src(0), AccQuantization{.per_column = &c.src(1)}, c.attribute<ReluPreMode>(kRelu),
+                 c.attribute<AccToVecMode>(kSplit));
+        },
 };
 
 }  // namespace pto::engine

@@ -1,5 +1,5 @@
 // TMOV: tile -> tile moves between locations and layouts (Vec->Vec/Mat, Mat->Left/Right/Bias/Scaling/
-// ScaleLeft/ScaleRight, Acc->Mat/Vec with conversion and ReLU).
+// ScaleLeft/ScaleRight, Acc->Mat/Vec with conversion and ReLU, or quantized by a scalar or a table).
 #include <pto/common/numeric.hpp>
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/data_movement.hpp>
@@ -7,6 +7,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/data_movement/acc_quantize.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
 
@@ -24,7 +25,6 @@ std::string extent(int rows, int cols)
 {
     return std::to_string(rows) + " x " + std::to_string(cols);
 }
-
 
 // Where this core's part starts in the source: split modes hand each vector sub-block one half.
 void source_origin(const TileDesc& dst, AccToVecMode mode, int64_t& row0, int64_t& col0)
@@ -71,6 +71,21 @@ void move_converting(const TileDesc& dst, const TileDesc& src, int64_t row0, int
     return move<dm::ConvertElements<bfloat16_t, float, false>>(dst, src, row0, col0);
 }
 
+// The quantizing forms, element by element: the fixpipe's rule (acc_quantize.hpp) per destination element.
+void move_quantized(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
+                    int64_t row0, int64_t col0)
+{
+    const float scalar_scale = dm::quant_scale(quant.scalar);
+    const auto* table = quant.per_column ? reinterpret_cast<const uint64_t*>(quant.per_column->data) : nullptr;
+    const int64_t out_bytes = (dst.element_bits() + 7) / 8;
+    for (int c = 0; c < dst.valid_cols; ++c) {
+        const float scale = table ? dm::quant_scale(table[quant.per_column->offset(0, col0 + c)]) : scalar_scale;
+        for (int r = 0; r < dst.valid_rows; ++r)
+            dm::write_quantized(dm::quantized_value(src, src.offset(row0 + r, col0 + c), scale, relu), dst.dtype,
+                                dst.data + dst.offset(r, c) * out_bytes);
+    }
+}
+
 void move_bits(const TileDesc& dst, const TileDesc& src, int64_t row0, int64_t col0)
 {
     switch (dst.element_bits()) {
@@ -83,14 +98,47 @@ void move_bits(const TileDesc& dst, const TileDesc& src, int64_t row0, int64_t c
 
 }  // namespace
 
+namespace {
+
+void check_quantization(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src,
+                        const AccQuantization& quant, LegalitySink& sink)
+{
+    if (!rules::tmov_quant_source_ok(src.loc)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_LOCATION", "src", "a quantizing TMOV moves out of an accumulator",
+                        "an Acc tile", dm::location_name(src.loc));
+    }
+    if (!rules::acc_quant_output_dtype_ok(profile, src.dtype, dst.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_QUANT_DTYPE", "dst",
+                        "a quantizing move of a " + name_of(src.dtype) + " accumulator cannot produce " + name_of(dst.dtype),
+                        profile.target == profile::Target::A2A3
+                            ? "f32 -> i8/u8, i32 -> i8/u8/f16"
+                            : "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, i32 -> i8/u8/f16/bf16",
+                        name_of(src.dtype) + " -> " + name_of(dst.dtype));
+    }
+    const TileDesc* fp = quant.per_column;
+    if (!fp) return;
+    if (!rules::tmov_fp_table_ok(fp->loc, fp->dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_TMOV_FP", "fp", "the quantization table is a Scaling tile of 64-bit words",
+                        "a u64 Scaling tile", name_of(fp->dtype) + " " + dm::location_name(fp->loc));
+    }
+    if (all_known(fp->valid_cols, src.valid_cols) && fp->valid_cols < src.valid_cols) {
+        report(sink, "RUN_VALID_SHAPE", "fp", "the quantization table needs a word for each source column",
+               "at least " + std::to_string(src.valid_cols) + " columns", std::to_string(fp->valid_cols));
+    }
+}
+
+}  // namespace
+
 void check_tmov(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
-                AccToVecMode mode, LegalitySink& sink)
+                AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant)
 {
     const std::string path = dm::location_name(src.loc) + " -> " + dm::location_name(dst.loc);
     if (!rules::tmov_location_ok(profile, src.loc, dst.loc)) {
         dm::report_rule(sink, profile, "LEGAL_TMOV_LOCATION", "dst", "TMOV has no " + path + " path", "a supported location pair", path);
     }
-    if (!rules::tmov_dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
+    if (quant) {
+        check_quantization(profile, dst, src, *quant, sink);
+    } else if (!rules::tmov_dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
         dm::report_rule(sink, profile, "LEGAL_TMOV_DTYPE", "dst",
                       "TMOV " + path + " cannot move " + name_of(src.dtype) + " into " + name_of(dst.dtype),
                       "a supported element-type pair", name_of(src.dtype) + " -> " + name_of(dst.dtype));
@@ -129,21 +177,33 @@ void check_tmov(const profile::Profile& profile, const TileDesc& dst, const Tile
     }
 }
 
-void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode)
+namespace {
+
+// The checks of every TMOV form out of `src` before it writes; where this core's part of src starts.
+void prepare_move(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode,
+                  const AccQuantization* quant, int64_t& row0, int64_t& col0)
 {
-    runtime::InstructionScope scope("TMOV");
     dm::check_tile(dst, "dst");
     dm::check_tile(src, "src");
+    if (quant && quant->per_column) dm::check_tile(*quant->per_column, "fp");
     StopAtFirstFinding stop;
-    check_tmov(runtime::active_profile(), dst, src, relu, mode, stop);
+    check_tmov(runtime::active_profile(), dst, src, relu, mode, stop, quant);
     warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
-        check_tmov(p, dst, src, relu, mode, s);
+        check_tmov(p, dst, src, relu, mode, s, quant);
     });
-    int64_t row0 = 0, col0 = 0;
     source_origin(dst, mode, row0, col0);
     check_source_covers(dst, src, mode, row0, col0);
     require_written(src, "src");
+    if (quant && quant->per_column) require_written(*quant->per_column, 1, int(col0 + dst.valid_cols), "fp");
+}
 
+}  // namespace
+
+void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode)
+{
+    runtime::InstructionScope scope("TMOV");
+    int64_t row0 = 0, col0 = 0;
+    prepare_move(dst, src, relu, mode, nullptr, row0, col0);
     if (relu == ReluPreMode::NormalRelu) {
         move_converting<true>(dst, src, row0, col0);
     } else if (src.dtype != dst.dtype) {
@@ -151,6 +211,15 @@ void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMo
     } else {
         move_bits(dst, src, row0, col0);
     }
+    mark_written(dst);
+}
+
+void tmov(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu, AccToVecMode mode)
+{
+    runtime::InstructionScope scope(quant.per_column ? "TMOV_FP" : "TMOV");
+    int64_t row0 = 0, col0 = 0;
+    prepare_move(dst, src, relu, mode, &quant, row0, col0);
+    move_quantized(dst, src, quant, relu, row0, col0);
     mark_written(dst);
 }
 

@@ -1,20 +1,15 @@
 // TSTORE: Vec / Mat / Acc tile -> global tensor, plain, atomically accumulated, or (Acc) quantized with a
 // pre-quant scalar.
-#include <pto/common/numeric.hpp>
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/data_movement.hpp>
-#include <pto/numeric/convert.hpp>
 #include <pto/profile/rules_data_movement.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/data_movement/acc_quantize.hpp"
 #include "engine/data_movement/global_view.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
-
-#include <bit>
-#include <cmath>
-#include <cstring>
 
 namespace pto::engine {
 
@@ -161,24 +156,6 @@ dm::GlobalView checked_view(const GlobalDesc& dst, const TileDesc& src, AtomicTy
     return dm::GlobalView(folded);
 }
 
-// q = x * scale (f32), ReLU'd, into `out`: rounded to nearest even, a finite q saturating.
-void store_quantized_element(float q, DType out, std::byte* at, bool accumulate)
-{
-    if (out == DType::F32) {
-        float sum = q;
-        if (accumulate) {
-            float held;
-            std::memcpy(&held, at, sizeof held);
-            sum = held + q;
-        }
-        std::memcpy(at, &sum, sizeof sum);
-        return;
-    }
-    const bool saturate = std::isfinite(q) || !dtype_is_float(out);
-    numeric::from_double(out, at, 0, q, numeric::effective_round_mode(out, RoundMode::CAST_NONE),
-                         saturate ? SaturationMode::ON : SaturationMode::OFF);
-}
-
 }  // namespace
 
 void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
@@ -198,23 +175,12 @@ void tstore(const GlobalDesc& dst, const TileDesc& src, uint64_t pre_quant_scala
 {
     runtime::InstructionScope scope("TSTORE");
     const dm::GlobalView view = checked_view(dst, src, atomic, true);
-    const float scale = std::bit_cast<float>(static_cast<uint32_t>(pre_quant_scalar));
+    const float scale = dm::quant_scale(pre_quant_scalar);
     const int64_t out_bytes = (dtype_bits(dst.dtype) + 7) / 8;
     for (int r = 0; r < src.valid_rows; ++r) {
         for (int c = 0; c < src.valid_cols; ++c) {
-            const std::byte* element = element_address(src, src.offset(r, c));
-            float x;
-            if (src.dtype == DType::I32) {
-                int32_t i;
-                std::memcpy(&i, element, sizeof i);
-                x = static_cast<float>(i);
-            } else {
-                std::memcpy(&x, element, sizeof x);
-            }
-            float q = x * scale;
-            if (relu == ReluPreMode::NormalRelu && q < 0) q = 0.0f;
-            store_quantized_element(q, dst.dtype, view.base() + view.offset(r, c) * out_bytes,
-                                    atomic == AtomicType::AtomicAdd);
+            dm::write_quantized(dm::quantized_value(src, src.offset(r, c), scale, relu), dst.dtype,
+                                view.base() + view.offset(r, c) * out_bytes, atomic == AtomicType::AtomicAdd);
         }
     }
 }

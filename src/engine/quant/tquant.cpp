@@ -19,6 +19,7 @@
 
 #include "engine/convert/vector_conversions.hpp"
 #include "engine/definition.hpp"
+#include "engine/quant/zz_order.hpp"
 #include "engine/source_staging.hpp"
 
 namespace pto::engine {
@@ -229,16 +230,13 @@ void quantize_columns(MxQuantizer& q, const TileDesc& src)
     }
 }
 
-// The ZZ order of the exponents: blocks of 16 rows x 2 groups, row-major inside, along rows of blocks.
+// The exponents again in ZZ order.
 void store_zz(const TileDesc& exp_zz, const TileDesc& exp, const GroupGrid& grid)
 {
     auto* out = reinterpret_cast<uint8_t*>(exp_zz.data);
     const auto* in = reinterpret_cast<const uint8_t*>(exp.data);
     for (int i = 0; i < grid.rows; ++i)
-        for (int j = 0; j < grid.cols; ++j) {
-            const int64_t block = int64_t(i / 16) * (grid.cols / 2) + j / 2;
-            out[block * 32 + (i % 16) * 2 + j % 2] = in[group_offset(exp, i, j, grid.width)];
-        }
+        for (int j = 0; j < grid.cols; ++j) out[zz_exponent_index(i, j, grid.cols)] = in[group_offset(exp, i, j, grid.width)];
 }
 
 void report_form(LegalitySink& sink, const profile::Profile& p, const char* form)
@@ -354,10 +352,7 @@ void tquant_mx(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& ex
     mark_grid_written(scaling, grid);
     if (exp_zz) {
         store_zz(*exp_zz, exp, grid);
-        TileDesc flat = *exp_zz;  // the exponents in ZZ order fill its storage from the start
-        flat.rows = flat.valid_rows = 1;
-        flat.cols = int32_t(exp_zz->elements());
-        mark_written(flat, 1, grid.rows * grid.cols);
+        mark_storage_prefix_written(*exp_zz, int64_t(grid.rows) * grid.cols);
     }
 }
 

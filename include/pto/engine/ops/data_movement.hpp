@@ -50,6 +50,24 @@ void tstore(const GlobalDesc& dst, const ConvTileDesc& src);
 void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu = ReluPreMode::NoRelu,
           AccToVecMode mode = AccToVecMode::SingleModeVec0);
 
+// TMOV out of an accumulator, quantized by the fixpipe: the source element that dst(r, c) receives (as
+// the plain TMOV places it, split modes included) becomes q = f32(x) * scale, as the quantizing TSTORE
+// has it; the scale is the pre-quant scalar, or (TMOV_FP, `per_column`) the low 32 bits of
+// per_column(0, k) for source column k.
+struct AccQuantization {
+    uint64_t scalar = 0;
+    const TileDesc* per_column = nullptr;
+};
+void tmov(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
+          AccToVecMode mode = AccToVecMode::SingleModeVec0);
+
+// TMOV's exponent repack for the cube's MX scales (the 3-operand form): the E8M0 exponents of src's
+// valid region, grouped along rows (grp_axis 1: src is rows x groups) or down columns (grp_axis 0: src
+// is row groups x columns, taken transposed), go to dst's storage from its first byte in ZZ order,
+// blocks of 16 rows x 2 groups, row-major inside a block, blocks along the rows first. tmp is not
+// touched.
+void tmov_zz(const TileDesc& dst, const TileDesc& src, const TileDesc& tmp, int grp_axis);
+
 // The operand rules of each on profile `p`, read from the descriptors alone (kUnknownExtent valid
 // extents and view dimensions skip the rules that read them). Every broken rule goes to `sink`.
 void check_tload(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
@@ -59,7 +77,10 @@ void check_tstore(const profile::Profile& p, const GlobalDesc& dst, const TileDe
 // The rules of a convolution-tile transfer (`load`: TLOAD, else TSTORE).
 void check_conv_transfer(const profile::Profile& p, const ConvTileDesc& tile, const GlobalDesc& global, bool load,
                          LegalitySink& sink);
+// `quant`: the rules of the quantizing forms (an Acc source, LEGAL_TMOV_QUANT_DTYPE, the fp table).
 void check_tmov(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
-                AccToVecMode mode, LegalitySink& sink);
+                AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant = nullptr);
+void check_tmov_zz(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& tmp,
+                   int grp_axis, LegalitySink& sink);
 
 }  // namespace pto::engine

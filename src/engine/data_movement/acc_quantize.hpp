@@ -1,0 +1,25 @@
+// The fixpipe's quantization of accumulator elements, shared by the quantizing TSTORE and TMOV forms:
+// q = f32(x) * scale, ReLU'd, then rounded into the output type.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <pto/common/type.hpp>
+#include <pto/engine/descriptor.hpp>
+
+namespace pto::engine::data_movement {
+
+// The f32 scale of a pre-quant word (the scalar, or one element of a TMOV_FP table): its low 32 bits.
+float quant_scale(uint64_t word);
+
+// Accumulator element `index` of `src` (f32, or i32 read as f32) times `scale`; with NormalRelu a
+// negative product becomes +0.
+float quantized_value(const TileDesc& src, int64_t index, float scale, ReluPreMode relu);
+
+// q rounded to nearest even into `out` at `at`, a finite q saturating to the type's range (8-bit
+// integers: NaN -> 0; floats keep infinities and NaN where the type has them); an f32 output adds q to
+// what `at` holds when `accumulate`.
+void write_quantized(float q, DType out, std::byte* at, bool accumulate = false);
+
+}  // namespace pto::engine::data_movement

@@ -93,6 +93,17 @@ void require_written(const TileDesc& tile, const char* operand)
 
 // The common case (everything written) costs one scan of the shadow bits per run; finding the
 // element to report walks the region in row order.
+void require_written(const ConvTileDesc& tile, const char* operand)
+{
+    if (!runtime::checked()) return;
+    const auto bytes = static_cast<std::size_t>(tile.elements() * dtype_bits(tile.dtype) / 8);
+    if (const int64_t unwritten = runtime::first_unwritten(tile.data, bytes); unwritten >= 0) {
+        runtime::fail({"RUN_UNINIT_READ", "", operand,
+                       "reads byte " + std::to_string(unwritten) + " of the convolution tile, which nothing has written",
+                       "initialised data", "never-written bytes", ""});
+    }
+}
+
 void require_written(const TileDesc& tile, int rows, int cols, const char* operand)
 {
     if (!runtime::checked()) return;

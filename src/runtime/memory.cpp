@@ -1,7 +1,9 @@
-// Simulated memories, their checked-mode shadow state, automatic tile storage and global allocations.
+// Simulated cores (memories and configuration registers), checked-mode shadow state, automatic tile
+// storage and global allocations.
 #include <pto/runtime/memory.hpp>
 
 #include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/registers.hpp>
 
 #include <algorithm>
 #include <array>
@@ -103,6 +105,7 @@ using RegionPtr = std::unique_ptr<Region, RegionDeleter>;
 
 struct Core {
     std::array<RegionPtr, profile::kMemoryCount> memory;
+    CoreRegisters registers;
 };
 
 Core make_core()
@@ -296,7 +299,9 @@ void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
     }
 }
 
-// --- the current core's memories ------------------------------------------------------------------
+// --- the current core's registers and memories ---------------------------------------------------
+
+CoreRegisters& core_registers() { return current_core().registers; }
 
 std::byte* memory_base(TileType loc)
 {

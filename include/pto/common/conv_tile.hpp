@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 
@@ -81,6 +82,59 @@ struct ConvTile {
         data_ = reinterpret_cast<DType*>(runtime::tile_address(Loc, offset, bufferSize));
     }
 
+    // The img2col configuration the tile carries for SETFMATRIX, SET_IMG2COL_PADDING, SET_IMG2COL_RPT
+    // and TIMG2COL: the feature map's height and width, its padding (left, right, top, bottom) and pad
+    // value, the filter, its stride and dilation, the channel count and the repeat parameters.
+    uint16_t GetFmapH() const { return img2col_.fmatrix.fmap_h; }
+    void SetFmapH(uint16_t v) { img2col_.fmatrix.fmap_h = v; }
+    uint16_t GetFmapW() const { return img2col_.fmatrix.fmap_w; }
+    void SetFmapW(uint16_t v) { img2col_.fmatrix.fmap_w = v; }
+    uint8_t GetPadList(uint8_t index) const { return img2col_.fmatrix.pad[index]; }
+    void SetPadList(uint8_t index, uint8_t v) { img2col_.fmatrix.pad[index] = v; }
+    const uint8_t* GetPadListArray() const { return img2col_.fmatrix.pad; }
+    void SetPadListArray(const uint8_t values[4])
+    {
+        for (int i = 0; i < 4; ++i) img2col_.fmatrix.pad[i] = values[i];
+    }
+    uint16_t GetFilterH() const { return img2col_.filter_h; }
+    void SetFilterH(uint16_t v) { img2col_.filter_h = v; }
+    uint16_t GetFilterW() const { return img2col_.filter_w; }
+    void SetFilterW(uint16_t v) { img2col_.filter_w = v; }
+    uint8_t GetDilationH() const { return uint8_t(img2col_.dilation_h); }
+    void SetDilationH(uint8_t v) { img2col_.dilation_h = v; }
+    uint8_t GetDilationW() const { return uint8_t(img2col_.dilation_w); }
+    void SetDilationW(uint8_t v) { img2col_.dilation_w = v; }
+    uint8_t GetStrideH() const { return uint8_t(img2col_.stride_h); }
+    void SetStrideH(uint8_t v) { img2col_.stride_h = v; }
+    uint8_t GetStrideW() const { return uint8_t(img2col_.stride_w); }
+    void SetStrideW(uint8_t v) { img2col_.stride_w = v; }
+    DType GetPadValue() const { return pad_value_; }
+    void SetPadValue(DType v) { pad_value_ = v; }
+    uint16_t GetChannelSize() const { return img2col_.channel_size; }
+    void SetChannelSize(uint16_t v) { img2col_.channel_size = v; }
+    uint16_t GetRepeatStride() const { return img2col_.repeat.stride; }
+    void SetRepeatStride(uint16_t v) { img2col_.repeat.stride = v; }
+    uint16_t GetRepeatTime() const { return img2col_.repeat.times; }
+    void SetRepeatTime(uint8_t v) { img2col_.repeat.times = v; }
+    uint16_t GetRepeatMode() const { return img2col_.repeat.mode; }
+    void SetRepeatMode(uint8_t v) { img2col_.repeat.mode = v; }
+    uint16_t GetDstStride() const { return img2col_.repeat.dst_stride; }
+    void SetDstStride(uint16_t v) { img2col_.repeat.dst_stride = v; }
+    uint16_t GetDstMposition() const { return img2col_.repeat.dst_m_position; }
+    void SetDstMposition(uint16_t v) { img2col_.repeat.dst_m_position = v; }
+    bool GetTranspose() const { return img2col_.transpose; }
+    void SetTranspose(bool v) { img2col_.transpose = v; }
+
+    // The img2col configuration as the engine takes it; an 8-bit pad value fills both bytes of the
+    // padding register, as SET_IMG2COL_PADDING loads it.
+    engine::Img2colConfig img2col_config() const
+    {
+        engine::Img2colConfig c = img2col_;
+        std::memcpy(&c.pad_value_bits, &pad_value_, sizeof(DType));
+        if constexpr (sizeof(DType) == 1) c.pad_value_bits |= c.pad_value_bits << 8;
+        return c;
+    }
+
     // The runtime description the engine takes.
     engine::ConvTileDesc desc() const
     {
@@ -99,6 +153,8 @@ private:
     DType* data_ = nullptr;
     std::shared_ptr<std::byte> storage_;
     int64_t shape_[kMaxConvTileDims] = {1, 1, 1, 1, 1, 1};
+    engine::Img2colConfig img2col_;
+    DType pad_value_{};
 };
 
 template <typename T>

@@ -10,6 +10,8 @@ namespace pto::engine {
 // RUN_UNINIT_READ when a byte of the valid region of `tile` (or of rows x cols of it) was never written.
 void require_written(const TileDesc& tile, const char* operand);
 void require_written(const TileDesc& tile, int rows, int cols, const char* operand);
+// RUN_UNINIT_READ when a byte of a convolution tile's dense array was never written.
+void require_written(const ConvTileDesc& tile, const char* operand);
 // Records the valid region of `tile` (or rows x cols of it) as written.
 void mark_written(const TileDesc& tile);
 void mark_written(const TileDesc& tile, int rows, int cols);

@@ -10,6 +10,7 @@
 #include <pto/common/constants.hpp>
 #include <pto/common/type.hpp>
 #include <pto/engine/dtype.hpp>
+#include <pto/runtime/registers.hpp>
 
 namespace pto::engine {
 
@@ -78,6 +79,20 @@ struct TileDesc {
 
 // A convolution tile (pto::ConvTile): a dense array of 1 to 6 dimensions, the last innermost, in a
 // buffer of `buffer_bytes` bytes of its memory.
+// The img2col configuration a ConvTile carries (its public getters and setters): the feature map (what
+// SETFMATRIX loads), the pad value (SET_IMG2COL_PADDING), the repeat parameters (SET_IMG2COL_RPT), and
+// what TIMG2COL passes with each call (filter, stride, dilation, channels, transpose).
+struct Img2colConfig {
+    runtime::FmatrixRegister fmatrix;
+    uint16_t filter_h = 1, filter_w = 1;
+    uint16_t dilation_h = 1, dilation_w = 1;
+    uint16_t stride_h = 1, stride_w = 1;
+    uint16_t channel_size = 0;
+    bool transpose = false;
+    runtime::Img2colRepeat repeat;
+    uint32_t pad_value_bits = 0;  // the pad value's bits, as SET_IMG2COL_PADDING loads them
+};
+
 struct ConvTileDesc {
     static constexpr int kMaxDims = 6;
 

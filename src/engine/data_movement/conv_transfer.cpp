@@ -1,5 +1,6 @@
 // TLOAD and TSTORE of convolution tiles (pto::ConvTile): the tile's dense array to and from the global
 // tensor of its layout, one run of consecutive elements at a time.
+#include <pto/engine/access.hpp>
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/profile/rules_data_movement.hpp>
 #include <pto/runtime/diagnostic.hpp>
@@ -155,12 +156,7 @@ void tstore(const GlobalDesc& dst, const ConvTileDesc& src)
     runtime::InstructionScope scope("TSTORE");
     check_and_warn(src, dst, false);
     check_operands(src, dst, "src", "dst");
-    const size_t bytes = static_cast<size_t>(src.elements() * element_bytes(src.dtype));
-    if (const int64_t unwritten = runtime::first_unwritten(src.data, bytes); unwritten >= 0) {
-        runtime::fail({"RUN_UNINIT_READ", "", "src",
-                       "reads byte " + std::to_string(unwritten) + " of the convolution tile, which nothing has written",
-                       "initialised data", "never-written bytes", ""});
-    }
+    require_written(src, "src");
     for_each_run(src, dst, [](const std::byte* tile, std::byte* global, int64_t bytes) {
         std::memcpy(global, tile, static_cast<size_t>(bytes));
     });

@@ -1,0 +1,40 @@
+// The configuration registers of a simulated core: what a configuration instruction loads and a later
+// instruction reads (SETFMATRIX, SET_IMG2COL_PADDING and SET_IMG2COL_RPT for TIMG2COL). Every core
+// starts with each register unset, so an instruction that reads one nothing loaded is reported.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace pto::runtime {
+
+// The feature map TIMG2COL reads: its height and width and its padding (left, right, top, bottom).
+struct FmatrixRegister {
+    uint16_t fmap_h = 0, fmap_w = 0;
+    uint8_t pad[4] = {0, 0, 0, 0};
+};
+
+// The repeat parameters of an img2col load.
+struct Img2colRepeat {
+    uint16_t stride = 0;
+    uint16_t times = 1;
+    uint16_t mode = 0;
+    uint16_t dst_stride = 0;
+    uint16_t dst_m_position = 0;
+};
+
+// One bank of img2col registers (the cube has two, A and B).
+struct Img2colRegisters {
+    std::optional<FmatrixRegister> fmatrix;
+    std::optional<uint32_t> padding;  // the pad value's bits (an 8-bit value repeated in both bytes)
+    std::optional<Img2colRepeat> repeat;
+};
+
+struct CoreRegisters {
+    Img2colRegisters img2col[2];  // banks A and B
+};
+
+// The registers of the calling thread's current core.
+CoreRegisters& core_registers();
+
+}  // namespace pto::runtime

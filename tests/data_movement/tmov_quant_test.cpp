@@ -180,7 +180,7 @@ TEST(TmovQuant, IllegalCasesNameTheirRule)
     EXPECT_EQ(diagnostic_of([&] { engine::tmov(dst, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code, "RUN_VALID_SHAPE");
     table.valid_cols = 16;
     table.loc = TileType::Vec;
-    EXPECT_EQ(diagnostic_of([&] { engine::tmov(dst, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code, "LEGAL_TMOV_FP");
+    EXPECT_EQ(diagnostic_of([&] { engine::tmov(dst, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code, "LEGAL_FP_TABLE");
 }
 
 // --- ZZ exponent repack ---------------------------------------------------------------------------
@@ -280,9 +280,9 @@ as::ArgumentBinding argument(const char* name, void* data, size_t bytes)
     return b;
 }
 
-TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoreRun)
+TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoresRun)
 {
-    const char* program = R"(func.func @f(%x: !pto.ptr<f32>, %fp: !pto.ptr<ui64>, %e: !pto.ptr<ui8>, %y: !pto.ptr<i8>, %z: !pto.ptr<f16>, %w: !pto.ptr<ui8>, %u: !pto.ptr<i8>) {
+    const char* program = R"(func.func @f(%x: !pto.ptr<f32>, %fp: !pto.ptr<ui64>, %e: !pto.ptr<ui8>, %y: !pto.ptr<i8>, %z: !pto.ptr<f16>, %w: !pto.ptr<ui8>, %u: !pto.ptr<i8>, %t: !pto.ptr<ui8>) {
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
@@ -294,6 +294,7 @@ TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoreRun)
   %zv = pto.make_tensor_view %z, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf16>
   %wv = pto.make_tensor_view %w, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xui8>
   %uv = pto.make_tensor_view %u, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xi8>
+  %tv = pto.make_tensor_view %t, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xui8>
   %acc = pto.alloc_tile : !pto.tile_buf<acc, 16x32xf32>
   %fmat = pto.alloc_tile : !pto.tile_buf<mat, 1x32xui64>
   %tab = pto.alloc_tile : !pto.tile_buf<scaling, 1x32xui64>
@@ -310,6 +311,7 @@ TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoreRun)
   pto.tstore ins(%h : !pto.tile_buf<vec, 16x32xf16>) outs(%zv : !pto.tensor_view<?x?xf16>)
   pto.tstore ins(%zz : !pto.tile_buf<vec, 16x32xui8>) outs(%wv : !pto.tensor_view<?x?xui8>)
   pto.tstore ins(%acc, %scale : !pto.tile_buf<acc, 16x32xf32>, f32) outs(%uv : !pto.tensor_view<?x?xi8>)
+  pto.tstore.fp ins(%acc, %tab : !pto.tile_buf<acc, 16x32xf32>, !pto.tile_buf<scaling, 1x32xui64>) outs(%tv : !pto.tensor_view<?x?xui8>) {relu = #pto<relu_mode NormalRelu>}
   return
 }
 )";
@@ -321,7 +323,7 @@ TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoreRun)
     std::mt19937 rng(17);
     std::vector<float> x(16 * 32), scales(32);
     std::vector<uint64_t> fp(32);
-    std::vector<uint8_t> e(16 * 32), w(16 * 32);
+    std::vector<uint8_t> e(16 * 32), w(16 * 32), t(16 * 32);
     std::vector<int8_t> y(16 * 32), u(16 * 32);
     std::vector<uint16_t> z(16 * 32);
     for (auto& v : x) v = std::uniform_real_distribution<float>(-300.0f, 300.0f)(rng);
@@ -334,7 +336,7 @@ TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoreRun)
                                     {argument("x", x.data(), x.size() * 4), argument("fp", fp.data(), fp.size() * 8),
                                      argument("e", e.data(), e.size()), argument("y", y.data(), y.size()),
                                      argument("z", z.data(), z.size() * 2), argument("w", w.data(), w.size()),
-                                     argument("u", u.data(), u.size())},
+                                     argument("u", u.data(), u.size()), argument("t", t.data(), t.size())},
                                     {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     for (int i = 0; i < 16 * 32; ++i) {
@@ -342,6 +344,7 @@ TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoreRun)
         ASSERT_EQ(z[size_t(i)], quantized_half(x[size_t(i)] * scales[size_t(i % 32)])) << i;
         ASSERT_EQ(w[zz_reference(i / 32, i % 32, 32)], e[size_t(i)]) << i;
         ASSERT_EQ(u[size_t(i)], quantized_integer<int8_t>(x[size_t(i)] * 0.5f)) << i;
+        ASSERT_EQ(t[size_t(i)], quantized_integer<uint8_t>(std::max(x[size_t(i)] * scales[size_t(i % 32)], 0.0f))) << i;
     }
 }
 

@@ -217,6 +217,35 @@ TEST(TstoreAcc, FloatAccumulatorRoundsToHalfAndBfloat16)
     EXPECT_EQ(bout[3 * N + 5].bits, bfloat16_t(acc_at(acc, 3, 5)).bits);
 }
 
+TEST(TstoreAcc, ReluClampsNegativesFirstWhateverThePhase)
+{
+    constexpr int M = 16, N = 32;
+    std::mt19937 rng(9);
+    TileAcc<float, M, N, DYNAMIC, DYNAMIC> acc(13, 27);
+    TileAcc<int32_t, M, N, DYNAMIC, DYNAMIC> iacc(13, 27);
+    fill_accumulator(acc, rng);
+    fill_accumulator(iacc, rng);
+    std::vector<half> out(M * N, half(7.0f));
+    std::vector<int32_t> iout(M * N, 7);
+    GlobalTensor<half, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> g(out.data());
+    GlobalTensor<int32_t, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> gi(iout.data());
+    TSTORE<decltype(acc), decltype(g), AtomicType::AtomicNone, ReluPreMode::NormalRelu>(g, acc);
+    TSTORE<STPhase::Final, decltype(iacc), decltype(gi), AtomicType::AtomicAdd, ReluPreMode::NormalRelu>(gi, iacc);
+    for (int r = 0; r < M; ++r)
+        for (int c = 0; c < N; ++c) {
+            const bool inside = r < 13 && c < 27;
+            const half want = inside ? half(std::max(acc_at(acc, r, c), 0.0f)) : half(7.0f);
+            ASSERT_EQ(out[r * N + c].bits, want.bits) << r << ", " << c;
+            ASSERT_EQ(iout[r * N + c], inside ? 7 + std::max(acc_at(iacc, r, c), 0) : 7) << r << ", " << c;
+        }
+    // The phase names the matmul handshake only: the plain forms store the same bytes.
+    std::vector<half> phased(M * N, half(7.0f)), plain(M * N, half(7.0f));
+    GlobalTensor<half, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> gp(phased.data()), gq(plain.data());
+    TSTORE<STPhase::Partial>(gp, acc);
+    TSTORE(gq, acc);
+    EXPECT_EQ(0, std::memcmp(phased.data(), plain.data(), M * N * sizeof(half)));
+}
+
 TEST(TstoreAcc, IntoAnNzTensorAndAtomically)
 {
     constexpr int M = 16, N = 32;
@@ -329,6 +358,39 @@ TEST(TstoreQuant, AccumulatorsScaledRoundedAndSaturated)
     });
 }
 
+TEST(TstoreQuant, FpTableScalesEachColumn)
+{
+    constexpr int M = 16, N = 32;
+    std::mt19937 rng(10);
+    using AccT = TileAcc<int32_t, M, N, DYNAMIC, DYNAMIC>;
+    AccT acc(11, 29);
+    fill_accumulator(acc, rng);
+    using Table = Tile<TileType::Scaling, uint64_t, 1, N>;
+    Table fp;
+    std::vector<float> scales(N);
+    for (int c = 0; c < N; ++c) {
+        scales[size_t(c)] = std::ldexp(float(int(rng() % 200) - 100) / 64.0f, int(rng() % 7) - 8);
+        fp.SetValue(uint32_t(c), pre_quant(scales[size_t(c)], rng()));
+    }
+    std::vector<int8_t> out(M * N, 1);
+    GlobalTensor<int8_t, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> g(out.data());
+    TSTORE_FP<AccT, decltype(g), Table, AtomicType::AtomicNone, ReluPreMode::NormalRelu>(g, acc, fp);
+    for (int r = 0; r < M; ++r)
+        for (int c = 0; c < N; ++c) {
+            if (r >= 11 || c >= 29) {
+                ASSERT_EQ(out[size_t(r) * N + c], 1) << r << ", " << c;
+                continue;
+            }
+            const float q = std::max(float(acc_at(acc, r, c)) * scales[size_t(c)], 0.0f);
+            ASSERT_EQ(out[size_t(r) * N + c], quantized_integer<int8_t>(q)) << r << ", " << c;
+        }
+    // STPhase and the scalar form: one scale for every column.
+    std::vector<int8_t> scalar_out(M * N, 1);
+    GlobalTensor<int8_t, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> gs(scalar_out.data());
+    TSTORE<STPhase::Final, AccT, decltype(gs)>(gs, acc, pre_quant(0.003f));
+    EXPECT_EQ(scalar_out[0], quantized_integer<int8_t>(float(acc_at(acc, 0, 0)) * 0.003f));
+}
+
 TEST(TstoreQuant, RulesPerTarget)
 {
     std::vector<std::byte> tile_bytes, gm;
@@ -338,19 +400,28 @@ TEST(TstoreQuant, RulesPerTarget)
     acc.slayout = SLayout::RowMajor;
     acc.fractal_bytes = TileConfig::fractalCSize;
     const GlobalDesc f16 = flat_global(gm, DType::F16, 16, 16);
-    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, pre_quant(0.5f), ReluPreMode::NoRelu); }).code, "no error");
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.scalar = pre_quant(0.5f)}, ReluPreMode::NoRelu); }).code, "no error");
     {
         ScopedTarget a2a3(profile::Target::A2A3);
-        EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, pre_quant(0.5f), ReluPreMode::NoRelu); }).code,
+        EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.scalar = pre_quant(0.5f)}, ReluPreMode::NoRelu); }).code,
                   "LEGAL_TSTORE_QUANT_DTYPE");
     }
     std::vector<std::byte> gm32;
     const GlobalDesc i32 = flat_global(gm32, DType::I32, 16, 16);
-    EXPECT_EQ(diagnostic_of([&] { engine::tstore(i32, acc, pre_quant(0.5f), ReluPreMode::NoRelu); }).code,
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(i32, acc, {.scalar = pre_quant(0.5f)}, ReluPreMode::NoRelu); }).code,
               "LEGAL_TSTORE_QUANT_DTYPE");
     std::vector<std::byte> vec_bytes;
     const TileDesc vec = vec_tile(vec_bytes, DType::F32, 16, 16);
-    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, vec, pre_quant(0.5f), ReluPreMode::NoRelu); }).code,
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, vec, AtomicType::AtomicNone, ReluPreMode::NormalRelu); }).code,
+              "LEGAL_TSTORE_RELU");
+    std::vector<std::byte> table_bytes;
+    TileDesc table = vec_tile(table_bytes, DType::U64, 1, 8);
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code,
+              "LEGAL_FP_TABLE");
+    table.loc = TileType::Scaling;
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code,
+              "RUN_VALID_SHAPE");  // 8 words for 16 columns
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, vec, {.scalar = pre_quant(0.5f)}, ReluPreMode::NoRelu); }).code,
               "LEGAL_TSTORE_LOCATION");
 }
 

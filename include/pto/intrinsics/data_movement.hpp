@@ -132,8 +132,8 @@ RecordEvent move_quantized(DstTileData& dst, SrcTileData& src, FpTileData& fp)
 {
     static_check_tmov<DstTileData, SrcTileData, reluMode, mode, true>();
     static_assert(is_tile_data_v<FpTileData> &&
-                      rules::tmov_fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
-                  "LEGAL_TMOV_FP: the quantization table is a Scaling tile of uint64_t");
+                      rules::fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
+                  "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t");
     const engine::TileDesc table = fp.desc();
     engine::tmov(dst.desc(), src.desc(), engine::AccQuantization{.per_column = &table}, reluMode, mode);
     return {};
@@ -218,14 +218,53 @@ PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, AtomicType atomic, W
     return {};
 }
 
-// TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, preQuantScalar): an Acc tile
-// quantized on its way out (see pto::engine::tstore with a pre-quant scalar).
+// The STPhase forms of TSTORE and TMOV: the phase is the hardware's unit-flag handshake with the matmul
+// that fills the accumulator. ptosim runs instructions in program order, so a phase changes nothing.
+
+template <STPhase Phase, typename TileData, typename GlobalData, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events)
+{
+    return TSTORE<TileData, GlobalData, AtomicType::AtomicNone>(dst, src, events...);
+}
+
+template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomicType, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events)
+{
+    return TSTORE<TileData, GlobalData, atomicType>(dst, src, events...);
+}
+
+// TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src): an Acc tile, negatives clamped to
+// zero on the way out with NormalRelu.
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
-          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
-PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+          ReluPreMode reluPreMode, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events)
+{
+    detail::static_check_tstore<TileData, GlobalData>();
+    static_assert(reluPreMode == ReluPreMode::NoRelu || TileData::Loc == TileType::Acc,
+                  "LEGAL_TSTORE_RELU: a ReLU pre-mode applies to stores from an accumulator");
+    static_assert(
+        rules::tstore_atomic_ok(profile::kProfile, atomicType, engine::dtype_of<typename GlobalData::DType>),
+        "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+    WaitAllEvents(events...);
+    engine::tstore(dst.desc(), src.desc(), atomicType, reluPreMode);
+    return {};
+}
+
+template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
+          ReluPreMode reluPreMode, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events)
+{
+    return TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, events...);
+}
+
+namespace detail {
+
+// The rules of a quantizing store (an Acc tile into a tensor of a type the fixpipe quantizes into).
+template <typename TileData, typename GlobalData, AtomicType atomicType>
+constexpr void static_check_quantizing_store()
 {
     static_assert(is_tile_data_v<TileData> && TileData::Loc == TileType::Acc,
-                  "LEGAL_TSTORE_LOCATION: a store with a pre-quant scalar reads an Acc tile");
+                  "LEGAL_TSTORE_LOCATION: a quantizing store reads an Acc tile");
     static_assert(is_global_data_v<GlobalData>, "TSTORE stores into a GlobalTensor");
     constexpr auto& target = profile::kProfile;
     constexpr auto global_type = engine::dtype_of<typename GlobalData::DType>;
@@ -237,9 +276,43 @@ PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantSca
                   "into NZ");
     static_assert(rules::tstore_atomic_ok(target, atomicType, global_type),
                   "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
-    detail::static_check_global_transfer<TileData, GlobalData>();
+    static_check_global_transfer<TileData, GlobalData>();
+}
+
+}  // namespace detail
+
+// TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, preQuantScalar): an Acc tile
+// quantized on its way out by one scale (engine::tstore with an AccQuantization).
+template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
+          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    detail::static_check_quantizing_store<TileData, GlobalData, atomicType>();
     WaitAllEvents(events...);
-    engine::tstore(dst.desc(), src.desc(), preQuantScalar, reluPreMode, atomicType);
+    engine::tstore(dst.desc(), src.desc(), engine::AccQuantization{.scalar = preQuantScalar}, reluPreMode, atomicType);
+    return {};
+}
+
+template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
+          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&... events)
+{
+    return TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, preQuantScalar, events...);
+}
+
+// TSTORE_FP<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(dst, src, fp): the same, each
+// column with the scale of its word in the Scaling table fp.
+template <typename TileData, typename GlobalData, typename FpTileData, AtomicType atomicType = AtomicType::AtomicNone,
+          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
+PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events)
+{
+    detail::static_check_quantizing_store<TileData, GlobalData, atomicType>();
+    static_assert(is_tile_data_v<FpTileData> &&
+                      rules::fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
+                  "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t");
+    WaitAllEvents(events...);
+    const engine::TileDesc table = fp.desc();
+    engine::tstore(dst.desc(), src.desc(), engine::AccQuantization{.per_column = &table}, reluPreMode, atomicType);
     return {};
 }
 
@@ -276,8 +349,7 @@ PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... eve
     return {};
 }
 
-// The STPhase forms: the phase is the hardware's unit-flag handshake with the matmul that fills the
-// accumulator. ptosim runs instructions in program order, so a phase changes nothing in the data.
+// The STPhase forms of TMOV (see TSTORE's).
 template <STPhase Phase, typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
 {

@@ -381,8 +381,9 @@ constexpr bool tmov_split_ok(AccToVecMode mode, int dst_bits, int valid_rows, in
 // acc_quant_output_dtype_ok).
 constexpr bool tmov_quant_source_ok(TileType src_loc) { return src_loc == TileType::Acc; }
 
-// Rule LEGAL_TMOV_FP: the vector-quantization table of TMOV_FP is a Scaling tile of 64-bit words.
-constexpr bool tmov_fp_table_ok(TileType loc, DType dtype) { return loc == TileType::Scaling && dtype == DType::U64; }
+// Rule LEGAL_FP_TABLE: the vector-quantization table of TMOV_FP and TSTORE_FP is a Scaling tile of
+// 64-bit words.
+constexpr bool fp_table_ok(TileType loc, DType dtype) { return loc == TileType::Scaling && dtype == DType::U64; }
 
 // Rule LEGAL_TMOV_ZZ: the exponent repack into ZZ order (TMOV with tmp) exists on A5 and in the CPU
 // simulation, from a Vec tile of E8M0 bytes into a Vec or Mat tile of the same type, grouped along

@@ -4,14 +4,36 @@
 #include <pto/common/numeric.hpp>
 #include <pto/engine/access.hpp>
 #include <pto/numeric/convert.hpp>
+#include <pto/profile/rules_data_movement.hpp>
 
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <string>
+
+#include "engine/data_movement/operand_checks.hpp"
 
 namespace pto::engine::data_movement {
 
 float quant_scale(uint64_t word) { return std::bit_cast<float>(static_cast<uint32_t>(word)); }
+
+float column_scale(const AccQuantization& quant, int64_t column)
+{
+    if (!quant.per_column) return quant_scale(quant.scalar);
+    return quant_scale(reinterpret_cast<const uint64_t*>(quant.per_column->data)[quant.per_column->offset(0, column)]);
+}
+
+void check_quant_table(const profile::Profile& profile, const TileDesc& table, int columns, LegalitySink& sink)
+{
+    if (!rules::fp_table_ok(table.loc, table.dtype)) {
+        report_rule(sink, profile, "LEGAL_FP_TABLE", "fp", "the quantization table is a Scaling tile of 64-bit words",
+                    "a u64 Scaling tile", std::string(dtype_name(table.dtype)) + " " + location_name(table.loc));
+    }
+    if (all_known(table.valid_cols, columns) && table.valid_cols < columns) {
+        report(sink, "RUN_VALID_SHAPE", "fp", "the quantization table needs a word for each source column",
+               "at least " + std::to_string(columns) + " columns", std::to_string(table.valid_cols));
+    }
+}
 
 float quantized_value(const TileDesc& src, int64_t index, float scale, ReluPreMode relu)
 {

@@ -7,11 +7,21 @@
 
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/legality.hpp>
+#include <pto/engine/ops/data_movement.hpp>
+#include <pto/profile/profile.hpp>
 
 namespace pto::engine::data_movement {
 
-// The f32 scale of a pre-quant word (the scalar, or one element of a TMOV_FP table): its low 32 bits.
+// The f32 scale of a pre-quant word (the scalar, or one element of a table): its low 32 bits.
 float quant_scale(uint64_t word);
+
+// The scale of source column `column`: the pre-quant scalar's, or the table's word for that column.
+float column_scale(const AccQuantization& quant, int64_t column);
+
+// The rules of a per-column table for `columns` source columns: a Scaling tile of 64-bit words
+// (LEGAL_FP_TABLE) with a word per column (RUN_VALID_SHAPE).
+void check_quant_table(const profile::Profile& profile, const TileDesc& table, int columns, LegalitySink& sink);
 
 // Accumulator element `index` of `src` (f32, or i32 read as f32) times `scale`; with NormalRelu a
 // negative product becomes +0.

@@ -1,8 +1,9 @@
-// The definitions of TASSIGN, TLOAD, TSTORE, TMOV and TMOV_FP.
+// The definitions of TASSIGN, TLOAD, TSTORE, TSTORE_FP, TMOV and TMOV_FP.
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/runtime/memory.hpp>
 
 #include <bit>
+#include <optional>
 
 #include "engine/definition.hpp"
 
@@ -33,8 +34,8 @@ constexpr Form kTloadForms[] = {{kView, kTileDst}};
 constexpr OperandSpec kSourceAndPreQuant[] = {{"src", OperandKind::Tile}, {"pre_quant_scalar", OperandKind::Scalar}};
 constexpr OperandSpec kSourceAndTmp[] = {{"src", OperandKind::Tile}, {"tmp", OperandKind::Tile}};
 constexpr OperandSpec kSourceAndTable[] = {{"src", OperandKind::Tile}, {"fp", OperandKind::Tile}};
-enum StoreForm : std::size_t { kPlainStore, kQuantizingStore };
 constexpr Form kTstoreForms[] = {{kTileSrc, kViewDst}, {kSourceAndPreQuant, kViewDst}};
+constexpr Form kTstoreFpForms[] = {{kSourceAndTable, kViewDst}};
 enum MoveForm : std::size_t { kPlainMove, kQuantizingMove, kZzRepack };
 constexpr Form kTmovForms[] = {{kTileSrc, kTileDst}, {kSourceAndPreQuant, kTileDst}, {kSourceAndTmp, kTileDst}};
 constexpr Form kTmovFpForms[] = {{kSourceAndTable, kTileDst}};
@@ -58,6 +59,7 @@ constexpr AttributeValue kSplitValues[] = {
     spelling("dualmodesplitm", AccToVecMode::DualModeSplitM), spelling("dualmodesplitn", AccToVecMode::DualModeSplitN),
 };
 constexpr std::string_view kGrpAxisKeys[] = {"grp_axis", "grpAxis"};
+enum TstoreAttribute : std::size_t { kAtomic, kStoreRelu };
 constexpr AttributeSpec kTstoreAttributes[] = {{kAtomicKeys, kAtomicValues, int32_t(AtomicType::AtomicNone)},
                                                {kReluKeys, kReluValues, int32_t(ReluPreMode::NoRelu)}};
 enum TmovAttribute : std::size_t { kRelu, kSplit, kGrpAxis };
@@ -108,6 +110,30 @@ constexpr pipe_t tmov_pipe(TileType src, TileType dst)
     return dst == TileType::Scaling ? PIPE_FIX : PIPE_MTE1;
 }
 
+// A TSTORE or TSTORE_FP of a text call: its quantization, if any.
+std::optional<AccQuantization> store_quantization(const Call& c)
+{
+    if (c.sources.size() < 2) return std::nullopt;
+    if (c.sources[1].tile) return AccQuantization{.per_column = c.sources[1].tile};
+    return scalar_quantization(c);
+}
+
+void check_tstore_call(const profile::Profile& p, const Call& c, LegalitySink& sink)
+{
+    const std::optional<AccQuantization> quant = store_quantization(c);
+    check_tstore(p, *c.destinations[0].view, c.src(0), c.attribute<AtomicType>(kAtomic), sink, quant ? &*quant : nullptr,
+                 c.attribute<ReluPreMode>(kStoreRelu));
+}
+
+void run_tstore_call(const Call& c)
+{
+    const GlobalDesc& dst = *c.destinations[0].view;
+    const auto atomic = c.attribute<AtomicType>(kAtomic);
+    const auto relu = c.attribute<ReluPreMode>(kStoreRelu);
+    if (const std::optional<AccQuantization> quant = store_quantization(c)) return tstore(dst, c.src(0), *quant, relu, atomic);
+    tstore(dst, c.src(0), atomic, relu);
+}
+
 }  // namespace
 
 constexpr InstrDef definitions::TASSIGN{
@@ -134,17 +160,19 @@ constexpr InstrDef definitions::TSTORE{
     .forms = kTstoreForms,
     .attributes = kTstoreAttributes,
     .pipe = tstore_pipe,
-    .check =
-        [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
-            check_tstore(p, *c.destinations[0].view, c.src(0), c.attribute<AtomicType>(0), sink,
-                         c.form == kQuantizingStore);
-        },
-    .run =
-        [](const Call& c) {
-            const GlobalDesc& dst = *c.destinations[0].view;
-            if (c.form == kPlainStore) return tstore(dst, c.src(0), c.attribute<AtomicType>(0));
-            tstore(dst, c.src(0), scalar_quantization(c).scalar, c.attribute<ReluPreMode>(1), c.attribute<AtomicType>(0));
-        },
+    .check = check_tstore_call,
+    .run = run_tstore_call,
+};
+
+// TSTORE_FP (pto.tstore.fp): TSTORE out of an accumulator, quantized per column by the table fp.
+constexpr InstrDef definitions::TSTORE_FP{
+    .id = Instr::TSTORE_FP,
+    .mnemonic = "TSTORE_FP",
+    .forms = kTstoreFpForms,
+    .attributes = kTstoreAttributes,
+    .pipe = tstore_pipe,
+    .check = check_tstore_call,
+    .run = run_tstore_call,
 };
 
 constexpr InstrDef definitions::TMOV{

@@ -75,11 +75,9 @@ void move_converting(const TileDesc& dst, const TileDesc& src, int64_t row0, int
 void move_quantized(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
                     int64_t row0, int64_t col0)
 {
-    const float scalar_scale = dm::quant_scale(quant.scalar);
-    const auto* table = quant.per_column ? reinterpret_cast<const uint64_t*>(quant.per_column->data) : nullptr;
     const int64_t out_bytes = (dst.element_bits() + 7) / 8;
     for (int c = 0; c < dst.valid_cols; ++c) {
-        const float scale = table ? dm::quant_scale(table[quant.per_column->offset(0, col0 + c)]) : scalar_scale;
+        const float scale = dm::column_scale(quant, col0 + c);
         for (int r = 0; r < dst.valid_rows; ++r)
             dm::write_quantized(dm::quantized_value(src, src.offset(row0 + r, col0 + c), scale, relu), dst.dtype,
                                 dst.data + dst.offset(r, c) * out_bytes);
@@ -115,16 +113,7 @@ void check_quantization(const profile::Profile& profile, const TileDesc& dst, co
                             : "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, i32 -> i8/u8/f16/bf16",
                         name_of(src.dtype) + " -> " + name_of(dst.dtype));
     }
-    const TileDesc* fp = quant.per_column;
-    if (!fp) return;
-    if (!rules::tmov_fp_table_ok(fp->loc, fp->dtype)) {
-        dm::report_rule(sink, profile, "LEGAL_TMOV_FP", "fp", "the quantization table is a Scaling tile of 64-bit words",
-                        "a u64 Scaling tile", name_of(fp->dtype) + " " + dm::location_name(fp->loc));
-    }
-    if (all_known(fp->valid_cols, src.valid_cols) && fp->valid_cols < src.valid_cols) {
-        report(sink, "RUN_VALID_SHAPE", "fp", "the quantization table needs a word for each source column",
-               "at least " + std::to_string(src.valid_cols) + " columns", std::to_string(fp->valid_cols));
-    }
+    if (quant.per_column) dm::check_quant_table(profile, *quant.per_column, src.valid_cols, sink);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// TSTORE: Vec / Mat / Acc tile -> global tensor, plain, atomically accumulated, or (Acc) quantized with a
-// pre-quant scalar.
+// TSTORE: Vec / Mat / Acc tile -> global tensor, plain, atomically accumulated, or (Acc) with ReLU or
+// quantized by a pre-quant scalar or a per-column table (TSTORE_FP).
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/profile/rules_data_movement.hpp>
@@ -45,31 +45,33 @@ void store_plain(const dm::GlobalView& view, const TileDesc& src, DType global, 
     }
 }
 
-// Acc tiles: f32 -> f32 / f16 / bf16, i32 -> i32.
+// Acc tiles: f32 -> f32 / f16 / bf16, i32 -> i32, negatives clamped to zero first with ReLU.
+template <bool Relu>
 void store_accumulator(const dm::GlobalView& view, const TileDesc& src, DType global, bool accumulate)
 {
     if (src.dtype == DType::I32) {
-        if (accumulate) return store_region<dm::AccumulateElements<int32_t, int32_t, false>>(view, src);
-        return store_region<dm::CopyBits<uint32_t>>(view, src);
+        if (accumulate) return store_region<dm::AccumulateElements<int32_t, int32_t, Relu>>(view, src);
+        return store_region<dm::ConvertElements<int32_t, int32_t, Relu>>(view, src);
     }
     switch (global) {
-        case DType::F16: return store_region<dm::ConvertElements<float, half, false>>(view, src);
-        case DType::BF16: return store_region<dm::ConvertElements<float, bfloat16_t, false>>(view, src);
+        case DType::F16: return store_region<dm::ConvertElements<float, half, Relu>>(view, src);
+        case DType::BF16: return store_region<dm::ConvertElements<float, bfloat16_t, Relu>>(view, src);
         default:
-            if (accumulate) return store_region<dm::AccumulateElements<float, float, false>>(view, src);
-            return store_region<dm::CopyBits<uint32_t>>(view, src);
+            if (accumulate) return store_region<dm::AccumulateElements<float, float, Relu>>(view, src);
+            return store_region<dm::ConvertElements<float, float, Relu>>(view, src);
     }
 }
 
 }  // namespace
 
 void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
-                  LegalitySink& sink, bool quantized)
+                  LegalitySink& sink, const AccQuantization* quant, ReluPreMode relu)
 {
+    const bool quantized = quant != nullptr;
     if (!rules::tstore_location_ok(profile, src.loc) || (quantized && src.loc != TileType::Acc)) {
         dm::report_rule(sink, profile, "LEGAL_TSTORE_LOCATION", "src",
                       "TSTORE cannot store from a " + dm::location_name(src.loc) + " tile" +
-                          (quantized ? " with a pre-quant scalar" : ""),
+                          (quantized ? " with a quantization" : ""),
                       quantized ? "an Acc tile"
                       : profile.target == profile::Target::A5 ? "a Vec or Acc tile" : "a Vec, Mat or Acc tile",
                       dm::location_name(src.loc));
@@ -84,6 +86,11 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
                                                                     "i32 -> i8/u8/f16/bf16",
                           name_of(src.dtype) + " -> " + name_of(dst.dtype));
         }
+        if (quant->per_column) dm::check_quant_table(profile, *quant->per_column, src.valid_cols, sink);
+    }
+    if (relu != ReluPreMode::NoRelu && src.loc != TileType::Acc) {
+        dm::report_rule(sink, profile, "LEGAL_TSTORE_RELU", "src", "a ReLU pre-mode applies to stores from an accumulator",
+                        "an Acc tile", dm::location_name(src.loc));
     }
     if (src.loc == TileType::Acc) {
         if (!quantized && !rules::acc_output_dtype_ok(src.dtype, dst.dtype)) {
@@ -142,43 +149,47 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
 namespace {
 
 // The checks every TSTORE form makes before it writes; the tensor as the store sees it.
-dm::GlobalView checked_view(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic, bool quantized)
+dm::GlobalView checked_view(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic, const AccQuantization* quant,
+                            ReluPreMode relu)
 {
     dm::check_tile(src, "src");
+    if (quant && quant->per_column) dm::check_tile(*quant->per_column, "fp");
     StopAtFirstFinding stop;
-    check_tstore(runtime::active_profile(), dst, src, atomic, stop, quantized);
+    check_tstore(runtime::active_profile(), dst, src, atomic, stop, quant, relu);
     warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
-        check_tstore(p, dst, src, atomic, s, quantized);
+        check_tstore(p, dst, src, atomic, s, quant, relu);
     });
     const GlobalDesc folded = dm::folded_for(dst, src);
     dm::check_global_access(folded, src.valid_rows, src.valid_cols, "dst");
     require_written(src, "src");
+    if (quant && quant->per_column) require_written(*quant->per_column, 1, src.valid_cols, "fp");
     return dm::GlobalView(folded);
 }
 
 }  // namespace
 
-void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic)
+void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic, ReluPreMode relu)
 {
     runtime::InstructionScope scope("TSTORE");
-    const dm::GlobalView view = checked_view(dst, src, atomic, false);
+    const dm::GlobalView view = checked_view(dst, src, atomic, nullptr, relu);
     const bool accumulate = atomic == AtomicType::AtomicAdd;
     if (src.loc == TileType::Acc) {
-        store_accumulator(view, src, dst.dtype, accumulate);
+        relu == ReluPreMode::NormalRelu ? store_accumulator<true>(view, src, dst.dtype, accumulate)
+                                        : store_accumulator<false>(view, src, dst.dtype, accumulate);
     } else {
         store_plain(view, src, dst.dtype, accumulate);
     }
 }
 
-void tstore(const GlobalDesc& dst, const TileDesc& src, uint64_t pre_quant_scalar, ReluPreMode relu,
+void tstore(const GlobalDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
             AtomicType atomic)
 {
-    runtime::InstructionScope scope("TSTORE");
-    const dm::GlobalView view = checked_view(dst, src, atomic, true);
-    const float scale = dm::quant_scale(pre_quant_scalar);
+    runtime::InstructionScope scope(quant.per_column ? "TSTORE_FP" : "TSTORE");
+    const dm::GlobalView view = checked_view(dst, src, atomic, &quant, relu);
     const int64_t out_bytes = (dtype_bits(dst.dtype) + 7) / 8;
-    for (int r = 0; r < src.valid_rows; ++r) {
-        for (int c = 0; c < src.valid_cols; ++c) {
+    for (int c = 0; c < src.valid_cols; ++c) {
+        const float scale = dm::column_scale(quant, c);
+        for (int r = 0; r < src.valid_rows; ++r) {
             dm::write_quantized(dm::quantized_value(src, src.offset(r, c), scale, relu), dst.dtype,
                                 view.base() + view.offset(r, c) * out_bytes, atomic == AtomicType::AtomicAdd);
         }

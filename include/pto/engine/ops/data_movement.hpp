@@ -23,16 +23,25 @@ namespace pto::engine {
 void tload(const TileDesc& dst, const GlobalDesc& src);
 
 // TSTORE: the valid region of `src` goes to the top-left of the 2-D view of `dst`. An accumulator
-// tile is converted to the tensor's element type (rules::acc_output_dtype_ok). AtomicAdd adds to
-// what global memory holds instead of overwriting it.
-void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic = AtomicType::AtomicNone);
+// tile is converted to the tensor's element type (rules::acc_output_dtype_ok), negatives becoming
+// zero first with NormalRelu (accumulators only). AtomicAdd adds to what global memory holds instead
+// of overwriting it.
+void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic = AtomicType::AtomicNone,
+            ReluPreMode relu = ReluPreMode::NoRelu);
 
-// TSTORE with a pre-quant scalar: each element x of the valid region of the Acc tile `src` becomes
-// q = f32(x) * scale, scale being the f32 whose bits are the low 32 bits of `pre_quant_scalar`; with
-// NormalRelu a negative q becomes +0; q is then rounded to nearest even into dst's type, a finite q
-// saturating to that type's range (8-bit integers: NaN -> 0; floats keep infinities and NaN where the
-// type has them). AtomicAdd adds q to an f32 tensor.
-void tstore(const GlobalDesc& dst, const TileDesc& src, uint64_t pre_quant_scalar, ReluPreMode relu,
+// The fixpipe's quantization of an accumulator on its way out (TSTORE and TMOV with a pre-quant
+// scalar, TSTORE_FP and TMOV_FP with a table): element x of source column k becomes
+// q = f32(x) * scale(k), the scale being the f32 whose bits are the low 32 bits of the pre-quant
+// scalar, or of `per_column`(0, k) (a Scaling tile of 64-bit words); with NormalRelu a negative q
+// becomes +0; q is then rounded to nearest even into the output type, a finite q saturating to that
+// type's range (8-bit integers: NaN -> 0; floats keep infinities and NaN where the type has them).
+struct AccQuantization {
+    uint64_t scalar = 0;
+    const TileDesc* per_column = nullptr;
+};
+
+// TSTORE with a quantization; AtomicAdd adds q to an f32 tensor.
+void tstore(const GlobalDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
             AtomicType atomic = AtomicType::AtomicNone);
 
 // TLOAD / TSTORE of a convolution tile: its dense array moves element by element from / to the
@@ -51,13 +60,8 @@ void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu = ReluPreMo
           AccToVecMode mode = AccToVecMode::SingleModeVec0);
 
 // TMOV out of an accumulator, quantized by the fixpipe: the source element that dst(r, c) receives (as
-// the plain TMOV places it, split modes included) becomes q = f32(x) * scale, as the quantizing TSTORE
-// has it; the scale is the pre-quant scalar, or (TMOV_FP, `per_column`) the low 32 bits of
-// per_column(0, k) for source column k.
-struct AccQuantization {
-    uint64_t scalar = 0;
-    const TileDesc* per_column = nullptr;
-};
+// the plain TMOV places it, split modes included) goes through the quantizing TSTORE's rule, with the
+// scale of its source column.
 void tmov(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
           AccToVecMode mode = AccToVecMode::SingleModeVec0);
 
@@ -71,9 +75,10 @@ void tmov_zz(const TileDesc& dst, const TileDesc& src, const TileDesc& tmp, int 
 // The operand rules of each on profile `p`, read from the descriptors alone (kUnknownExtent valid
 // extents and view dimensions skip the rules that read them). Every broken rule goes to `sink`.
 void check_tload(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
-// `quantized`: the rules of the pre-quant-scalar form (an Acc source, LEGAL_TSTORE_QUANT_DTYPE).
+// `quant`: the rules of the quantizing forms (an Acc source, LEGAL_TSTORE_QUANT_DTYPE, the table); a
+// ReLU pre-mode needs an Acc source (LEGAL_TSTORE_RELU).
 void check_tstore(const profile::Profile& p, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
-                  LegalitySink& sink, bool quantized = false);
+                  LegalitySink& sink, const AccQuantization* quant = nullptr, ReluPreMode relu = ReluPreMode::NoRelu);
 // The rules of a convolution-tile transfer (`load`: TLOAD, else TSTORE).
 void check_conv_transfer(const profile::Profile& p, const ConvTileDesc& tile, const GlobalDesc& global, bool load,
                          LegalitySink& sink);

@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "engine/simd/float16_bits-inl.hpp"
+#include "engine/simd/multiply_add-inl.hpp"
 #include "engine/elementwise/math_lines.hpp"
 
 #ifndef PTOSIM_ENGINE_ELEMENTWISE_MATH_LINES_ONCE
@@ -95,6 +96,8 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using ::pto::engine::HWY_NAMESPACE::BfloatBits;
 using ::pto::engine::HWY_NAMESPACE::HalfBits;
+using ::pto::engine::HWY_NAMESPACE::multiply_add;
+using ::pto::engine::HWY_NAMESPACE::round_to_float;
 
 // --- the functions on vectors of float or double ----------------------------------------------------
 
@@ -133,67 +136,6 @@ HWY_INLINE Vec<D> default_nan(D d)
     using T = hn::TFromD<D>;
     const hn::RebindToUnsigned<D> du;
     return hn::BitCast(d, hn::Set(du, Ieee<T>::kDefaultNaN));
-}
-
-// Double lanes rounded to float ones. Highway's portable targets saturate a value beyond the float
-// range to the largest float instead of rounding it to infinity; a C++ conversion rounds as the
-// hardware one does.
-template <class DF>
-HWY_INLINE Vec<DF> round_to_float(DF df, Vec<hn::Rebind<double, DF>> v)
-{
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-    const hn::Rebind<double, DF> dd;
-    double wide[HWY_MAX_BYTES / sizeof(double)];
-    float narrow[HWY_MAX_BYTES / sizeof(double)];
-    hn::StoreU(v, dd, wide);
-    for (size_t i = 0; i < hn::Lanes(dd); ++i) narrow[i] = static_cast<float>(wide[i]);
-    return hn::LoadU(df, narrow);
-#else
-    return hn::DemoteTo(df, v);
-#endif
-}
-
-// a * b + c of floats widened to double, rounded once to float: the product is exact in double, the
-// sum is rounded to odd (an inexact sum gets the neighbour whose last bit is set, found from its exact
-// error), and rounding that to float is then correct, as 53 bits are more than 24 + 1.
-template <class DF>
-HWY_INLINE Vec<DF> fused_in_double(DF df, Vec<DF> a, Vec<DF> b, Vec<DF> c)
-{
-    const hn::Rebind<double, DF> dd;
-    const hn::RebindToSigned<decltype(dd)> di;
-    const auto product = hn::Mul(hn::PromoteTo(dd, a), hn::PromoteTo(dd, b));
-    const auto addend = hn::PromoteTo(dd, c);
-    const auto sum = hn::Add(product, addend);
-    const auto moved = hn::Sub(sum, product);
-    const auto error = hn::Add(hn::Sub(product, hn::Sub(sum, moved)), hn::Sub(addend, moved));
-    const auto sum_bits = hn::BitCast(di, sum);
-    const auto inexact_even = hn::And(hn::And(hn::Ne(error, hn::Zero(dd)), hn::IsFinite(error)),
-                                      hn::RebindMask(dd, hn::Eq(hn::And(sum_bits, hn::Set(di, 1)), hn::Zero(di))));
-    // One step away from zero when the error has the sum's sign, towards it otherwise.
-    const auto same_sign = hn::Eq(hn::CopySign(error, sum), error);
-    const auto step = hn::IfThenElse(hn::RebindMask(di, same_sign), hn::Set(di, 1), hn::Set(di, -1));
-    const auto odd = hn::BitCast(dd, hn::Add(sum_bits, step));
-    return round_to_float(df, hn::IfThenElse(inexact_even, odd, sum));
-}
-
-// a * b + c. Float lanes fuse, rounding once: the FMA instruction where the target has one, the same
-// result through double elsewhere. Double lanes multiply, then add.
-template <class D>
-HWY_INLINE Vec<D> multiply_add(D d, Vec<D> a, Vec<D> b, Vec<D> c)
-{
-    if constexpr (!std::is_same_v<hn::TFromD<D>, float>) {
-        return hn::Add(hn::Mul(a, b), c);
-    } else if constexpr (HWY_NATIVE_FMA) {
-        return hn::MulAdd(a, b, c);
-    } else {
-#if HWY_TARGET == HWY_SCALAR
-        return fused_in_double(d, a, b, c);
-#else
-        const hn::Half<D> dh;
-        return hn::Combine(d, fused_in_double(dh, hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
-                           fused_in_double(dh, hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c)));
-#endif
-    }
 }
 
 // x = k ln2 + r, and e^r: the part of e^x that all inputs share.

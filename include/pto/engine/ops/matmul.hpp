@@ -1,0 +1,36 @@
+// Engine entry point of the matrix instructions (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and the TGEMV forms)
+// and its operand checks.
+#pragma once
+
+#include <pto/engine/descriptor.hpp>
+#include <pto/engine/legality.hpp>
+
+namespace pto::profile {
+struct Profile;
+}
+
+namespace pto::engine {
+
+// One matrix instruction: c = init + a . b over m x n, k terms, where
+//   TMATMUL:  m, k = a's valid rows and columns, n = b's valid columns; init = 0
+//   TGEMV:    m = 1, k = b's valid rows (a's first row), n = b's valid columns
+//   *_ACC:    init = c_in (which may be c itself);  *_BIAS: init(i, j) = bias(0, j)
+// Numerics: each result element starts from its init and adds the products a(i, k) . b(k, j) for
+// k = 0, 1, ... in that order, each with one fused multiply-add in the result type (f32: every 16- and
+// 8-bit product is exact, so the sum rounds once per step; i32: exact, wrapping); the same bits on
+// every CPU, with or without SIMD.
+struct MatmulOperands {
+    const TileDesc& c;
+    const TileDesc& a;
+    const TileDesc& b;
+    const TileDesc* c_in = nullptr;
+    const TileDesc* bias = nullptr;
+    bool gemv = false;
+};
+void tmatmul(const MatmulOperands& operands);
+
+// Locations, element types, layouts, shapes (pto/profile/rules_matmul.hpp) and valid shapes
+// (RUN_VALID_SHAPE, RUN_MATMUL_EXTENT).
+void check_tmatmul(const profile::Profile& p, const MatmulOperands& operands, LegalitySink& sink);
+
+}  // namespace pto::engine

@@ -1,0 +1,60 @@
+// Legality rules of the matrix instructions (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, TGEMV, TGEMV_ACC,
+// TGEMV_BIAS), one constexpr predicate per rule, with its code in the comment above it.
+#pragma once
+
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+#include <pto/profile/profile.hpp>
+
+namespace pto::rules {
+
+// Rule LEGAL_MATMUL_LOCATION: the left operand in L0A (Left), the right one in L0B (Right), the result
+// in L0C (Acc), a bias in the bias table (Bias).
+constexpr bool matmul_location_ok(TileType c, TileType a, TileType b)
+{
+    return c == TileType::Acc && a == TileType::Left && b == TileType::Right;
+}
+constexpr bool matmul_bias_location_ok(TileType bias) { return bias == TileType::Bias; }
+
+// Rule LEGAL_MATMUL_DTYPE: (result; left, right) triples. Every target: (i32; i8, i8), (f32; f16, f16),
+// (f32; bf16, bf16), (f32; f32, f32). a5 (and cpu) also f32 from the fp8 pairs (e4m3/e5m2 either
+// side) and from hif8 x hif8.
+constexpr bool matmul_dtype_ok(const profile::Profile& p, engine::DType c, engine::DType a, engine::DType b)
+{
+    using enum engine::DType;
+    if (c == I32) return a == I8 && b == I8;
+    if (c != F32) return false;
+    if (a == b && (a == F16 || a == BF16 || a == F32)) return true;
+    if (p.target == profile::Target::A2A3) return false;
+    const bool fp8_a = a == F8E4M3 || a == F8E5M2, fp8_b = b == F8E4M3 || b == F8E5M2;
+    return (fp8_a && fp8_b) || (a == HiF8 && b == HiF8);
+}
+
+// Rule LEGAL_MATMUL_LAYOUT: on a5 the cube reads Left as Nz (column-major boxes, row-major inside),
+// Right as Zn (row-major boxes, column-major inside) and writes Acc as Nz; a2a3 and cpu take the tiles'
+// layouts as they are.
+constexpr bool matmul_layout_ok(const profile::Profile& p, TileType loc, BLayout b, SLayout s)
+{
+    if (p.target != profile::Target::A5) return true;
+    if (loc == TileType::Right) return b == BLayout::RowMajor && s == SLayout::ColMajor;
+    return b == BLayout::ColMajor && s == SLayout::RowMajor;
+}
+
+// Rule LEGAL_MATMUL_SHAPE (a2a3): the capacities chain: Left rows = result rows, Left columns = Right
+// rows, Right columns = result columns.
+constexpr bool matmul_shape_ok(const profile::Profile& p, int c_rows, int c_cols, int a_rows, int a_cols, int b_rows,
+                               int b_cols)
+{
+    return p.target != profile::Target::A2A3 || (a_rows == c_rows && a_cols == b_rows && b_cols == c_cols);
+}
+
+// Rule LEGAL_MATMUL_BIAS: the bias has the result's element type and one row (row-major on a5).
+constexpr bool matmul_bias_ok(const profile::Profile& p, engine::DType c, engine::DType bias, int rows, BLayout b)
+{
+    return bias == c && rows == 1 && (p.target != profile::Target::A5 || b == BLayout::RowMajor);
+}
+
+// Rule RUN_MATMUL_EXTENT: m, k and n are 1 to 4095.
+constexpr bool matmul_extent_ok(int extent) { return extent >= 1 && extent <= 4095; }
+
+}  // namespace pto::rules

@@ -1,0 +1,213 @@
+// The matrix instructions through the intrinsics against two references over random shapes, partial
+// valid regions and every type triple: the decided order (each element from its initial value, one fused
+// multiply-add per k, ascending), which must match bit for bit, and a double-precision sum, which bounds
+// the error; special values; the operand rules.
+#include <pto/pto-inst.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+using namespace pto;
+using namespace pto::test;
+
+namespace {
+
+template <typename T>
+T random_input(std::mt19937& rng)
+{
+    if constexpr (std::is_same_v<T, int8_t>) {
+        return T(int(rng() % 256) - 128);
+    } else {
+        // Magnitudes spread over several binades; values exact in every input type.
+        const float v = std::ldexp(float(int(rng() % 15) - 7), int(rng() % 5) - 2);
+        return T(v);
+    }
+}
+
+template <typename Acc>
+Acc random_init(std::mt19937& rng)
+{
+    if constexpr (std::is_same_v<Acc, int32_t>) {
+        return Acc(int64_t(rng()) - (int64_t(1) << 31));
+    } else {
+        return std::uniform_real_distribution<float>(-50.0f, 50.0f)(rng);
+    }
+}
+
+template <typename T>
+double wide(T v)
+{
+    return double(float(v));
+}
+
+enum class Form { Plain, Accumulate, AccumulateInPlace, Bias };
+
+// c = init + a . b for random m, k, n within M x K x N tiles, checked element by element.
+template <typename In, typename Acc, int M, int K, int N, bool Gemv = false>
+void expect_products(uint32_t seed, Form form)
+{
+    using A = TileLeft<In, M, K, DYNAMIC, DYNAMIC>;
+    using B = TileRight<In, K, N, DYNAMIC, DYNAMIC>;
+    using C = TileAcc<Acc, M, N, DYNAMIC, DYNAMIC>;
+    using Bias = Tile<TileType::Bias, Acc, 1, N, BLayout::RowMajor, 1, DYNAMIC>;
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 5; ++trial) {
+        const int m = Gemv ? 1 : 1 + int(rng() % M), k = 1 + int(rng() % K), n = 1 + int(rng() % N);
+        A a(m, k);
+        B b(k, n);
+        C c(m, n), c_in(m, n);
+        Bias bias(n);
+        std::vector<In> av(size_t(m) * k), bv(size_t(k) * n);
+        std::vector<Acc> init(size_t(m) * n, Acc(0));
+        for (int i = 0; i < m; ++i)
+            for (int kk = 0; kk < k; ++kk) a.SetValue(uint32_t(GetTileOffset<A>(i, kk)), av[size_t(i) * k + kk] = random_input<In>(rng));
+        for (int kk = 0; kk < k; ++kk)
+            for (int j = 0; j < n; ++j) b.SetValue(uint32_t(GetTileOffset<B>(kk, j)), bv[size_t(kk) * n + j] = random_input<In>(rng));
+        if (form == Form::Accumulate || form == Form::AccumulateInPlace) {
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) {
+                    init[size_t(i) * n + j] = random_init<Acc>(rng);
+                    (form == Form::Accumulate ? c_in : c).SetValue(uint32_t(GetTileOffset<C>(i, j)), init[size_t(i) * n + j]);
+                }
+        } else if (form == Form::Bias) {
+            for (int j = 0; j < n; ++j) {
+                const Acc v = random_init<Acc>(rng);
+                bias.SetValue(uint32_t(j), v);
+                for (int i = 0; i < m; ++i) init[size_t(i) * n + j] = v;
+            }
+        }
+        if constexpr (Gemv) {
+            switch (form) {
+                case Form::Plain: TGEMV(c, a, b); break;
+                case Form::Accumulate: TGEMV_ACC(c, c_in, a, b); break;
+                case Form::AccumulateInPlace: TGEMV_ACC<AccPhase::Final>(c, c, a, b); break;
+                case Form::Bias: TGEMV_BIAS(c, a, b, bias); break;
+            }
+        } else {
+            switch (form) {
+                case Form::Plain: TMATMUL(c, a, b); break;
+                case Form::Accumulate: TMATMUL_ACC(c, c_in, a, b); break;
+                case Form::AccumulateInPlace: TMATMUL_ACC(c, a, b); break;
+                case Form::Bias: TMATMUL_BIAS<AccPhase::Partial>(c, a, b, bias); break;
+            }
+        }
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                Acc ordered = init[size_t(i) * n + j];
+                double exact = double(ordered), largest_partial = std::fabs(exact);
+                for (int kk = 0; kk < k; ++kk) {
+                    const In x = av[size_t(i) * k + kk], y = bv[size_t(kk) * n + j];
+                    if constexpr (std::is_same_v<Acc, int32_t>) {
+                        ordered = Acc(uint32_t(ordered) + uint32_t(int32_t(x) * int32_t(y)));
+                    } else {
+                        ordered = std::fma(float(x), float(y), ordered);
+                        exact += wide(x) * wide(y);
+                        largest_partial = std::max(largest_partial, std::fabs(exact));
+                    }
+                }
+                const Acc got = c.GetValue(uint32_t(GetTileOffset<C>(i, j)));
+                ASSERT_EQ(std::memcmp(&got, &ordered, sizeof(Acc)), 0)
+                    << "trial " << trial << " (" << i << "," << j << ") of " << m << "x" << k << "x" << n << ": " << double(got) << " vs " << double(ordered);
+                if constexpr (!std::is_same_v<Acc, int32_t>) {
+                    // k roundings, each within half an ulp (2^-24 relative) of a running sum no larger than
+                    // the largest partial sum (plus the error so far, a second-order term).
+                    ASSERT_NEAR(double(got), exact, k * std::ldexp(largest_partial, -24) * (1 + k * std::ldexp(1.0, -23)));
+                }
+            }
+    }
+}
+
+TEST(Tmatmul, FloatInputsEveryForm)
+{
+    for (Form f : {Form::Plain, Form::Accumulate, Form::AccumulateInPlace, Form::Bias})
+        expect_products<float, float, 48, 24, 48>(1 + uint32_t(f), f);
+}
+
+TEST(Tmatmul, HalfAndBfloat16Inputs)
+{
+    for (Form f : {Form::Plain, Form::Accumulate, Form::Bias}) {
+        expect_products<half, float, 32, 48, 80>(10 + uint32_t(f), f);
+        expect_products<bfloat16_t, float, 16, 32, 64>(20 + uint32_t(f), f);
+    }
+}
+
+TEST(Tmatmul, Int8IntoInt32WrapsExactly)
+{
+    for (Form f : {Form::Plain, Form::Accumulate, Form::AccumulateInPlace, Form::Bias})
+        expect_products<int8_t, int32_t, 32, 64, 48>(30 + uint32_t(f), f);
+}
+
+TEST(Tmatmul, Fp8AndHif8Inputs)
+{
+    expect_products<float8_e4m3_t, float, 16, 64, 32>(40, Form::Plain);
+    expect_products<float8_e5m2_t, float, 16, 64, 32>(41, Form::Accumulate);
+    expect_products<hifloat8_t, float, 16, 64, 32>(42, Form::Bias);
+}
+
+TEST(Tgemv, EveryFormTakesOneRow)
+{
+    for (Form f : {Form::Plain, Form::Accumulate, Form::AccumulateInPlace, Form::Bias}) {
+        expect_products<half, float, 16, 48, 64, true>(50 + uint32_t(f), f);
+        expect_products<int8_t, int32_t, 16, 64, 32, true>(60 + uint32_t(f), f);
+    }
+}
+
+TEST(Tmatmul, SpecialValuesPropagateAsTheirFusedSteps)
+{
+    TileLeft<float, 16, 8> a;
+    TileRight<float, 8, 16> b;
+    TileAcc<float, 16, 16> c;
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 8; ++k) a.SetValue(uint32_t(GetTileOffset<decltype(a)>(i, k)), 1.0f);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 16; ++j) b.SetValue(uint32_t(GetTileOffset<decltype(b)>(k, j)), 1.0f);
+    a.SetValue(uint32_t(GetTileOffset<decltype(a)>(0, 3)), std::numeric_limits<float>::infinity());
+    a.SetValue(uint32_t(GetTileOffset<decltype(a)>(1, 3)), std::numeric_limits<float>::quiet_NaN());
+    b.SetValue(uint32_t(GetTileOffset<decltype(b)>(3, 1)), 0.0f);  // inf * 0 in row 0, column 1
+    TMATMUL(c, a, b);
+    EXPECT_TRUE(std::isinf(c.GetValue(uint32_t(GetTileOffset<decltype(c)>(0, 0)))));
+    EXPECT_TRUE(std::isnan(c.GetValue(uint32_t(GetTileOffset<decltype(c)>(0, 1)))));
+    EXPECT_TRUE(std::isnan(c.GetValue(uint32_t(GetTileOffset<decltype(c)>(1, 5)))));
+    EXPECT_EQ(c.GetValue(uint32_t(GetTileOffset<decltype(c)>(2, 2))), 8.0f);
+}
+
+TEST(TmatmulIllegal, OperandRulesPerTarget)
+{
+    TileLeft<float, 16, 8> a;
+    TileRight<float, 8, 16> b;
+    TileAcc<float, 16, 16> c;
+    engine::TileDesc cd = c.desc(), ad = a.desc(), bd = b.desc();
+    const auto code = [&](profile::Target t, const engine::MatmulOperands& o) {
+        engine::FirstFinding finding;
+        engine::check_tmatmul(profile::profile_of(t), o, finding);
+        return finding.found ? finding.first.code : std::string("none");
+    };
+    EXPECT_EQ(code(profile::Target::A5, {.c = cd, .a = ad, .b = bd}), "none");
+    engine::TileDesc fp8 = ad, fp8b = bd;
+    fp8.dtype = fp8b.dtype = engine::DType::F8E4M3;
+    EXPECT_EQ(code(profile::Target::A5, {.c = cd, .a = fp8, .b = fp8b}), "none");
+    EXPECT_EQ(code(profile::Target::A2A3, {.c = cd, .a = fp8, .b = fp8b}), "LEGAL_MATMUL_DTYPE");
+    engine::TileDesc row_major = ad;
+    row_major.blayout = BLayout::RowMajor;
+    EXPECT_EQ(code(profile::Target::A5, {.c = cd, .a = row_major, .b = bd}), "LEGAL_MATMUL_LAYOUT");
+    EXPECT_EQ(code(profile::Target::A5, {.c = cd, .a = bd, .b = ad}), "LEGAL_MATMUL_LOCATION");
+    engine::TileDesc short_b = bd;
+    short_b.valid_rows = 4;
+    EXPECT_EQ(code(profile::Target::A5, {.c = cd, .a = ad, .b = short_b}), "RUN_VALID_SHAPE");
+    engine::TileDesc wide_c = cd;
+    wide_c.cols = 32;
+    EXPECT_EQ(code(profile::Target::A2A3, {.c = wide_c, .a = ad, .b = bd}), "LEGAL_MATMUL_SHAPE");
+    Tile<TileType::Bias, half, 1, 16> half_bias;
+    const engine::TileDesc bias = half_bias.desc();
+    EXPECT_EQ(code(profile::Target::A5, {.c = cd, .a = ad, .b = bd, .bias = &bias}), "LEGAL_MATMUL_BIAS");
+    const Diagnostic d = diagnostic_of([&] { TMATMUL(c, a, b); });
+    EXPECT_EQ(d.code, "no error");
+}
+
+}  // namespace

@@ -1,4 +1,5 @@
-// The row and column reductions (TROWSUM TROWMAX TROWMIN TROWPROD, TCOLSUM TCOLMAX TCOLMIN TCOLPROD). Each intrinsic checks
+// The row and column reductions (TROWSUM TROWMAX TROWMIN TROWPROD, TCOLSUM TCOLMAX TCOLMIN TCOLPROD) and
+// searches (TROWARGMAX TROWARGMIN TCOLARGMAX TCOLARGMIN). Each intrinsic checks
 // at compile time the rules its template arguments decide for PTO_TARGET, then hands the descriptors to
 // the engine, which checks the run-time facts (valid shapes may be DYNAMIC) and computes; the semantics
 // are in pto/engine/ops/reduce.hpp.
@@ -151,6 +152,82 @@ PTO_INST RecordEvent TCOLPROD(TileDataOut& dst, TileDataIn& src, WaitEvents&... 
     return {};
 }
 
+namespace detail {
+
+template <typename T>
+inline constexpr engine::DType dtype_v = engine::dtype_of<typename T::DType>;
+
+// A dst of an argument reduction: ND, or (rows) DN with one column.
+template <bool Rows, typename T>
+constexpr bool arg_output_layout_ok_v = Rows ? rules::row_reduce_dst_layout_ok(T::BFractal, T::SFractal, T::Cols)
+                                             : rules::reduce_nd_layout_ok(T::BFractal, T::SFractal);
+
+template <bool Rows, typename Src>
+constexpr bool arg_src_layout_ok_v = Rows ? rules::reduce_nd_layout_ok(Src::BFractal, Src::SFractal)
+                                          : Src::SFractal == SLayout::NoneBox;
+
+template <rules::ReduceOp Op, bool Rows, typename Idx, typename Src, typename Tmp>
+RecordEvent arg_reduce(Idx& idx, const engine::TileDesc* value, Src& src, Tmp& tmp)
+{
+    const engine::TileDesc tmp_desc = tmp.desc();
+    engine::targ_reduce(Op, Rows, idx.desc(), value, src.desc(), &tmp_desc);
+    return {};
+}
+
+}  // namespace detail
+
+// The rules of TROWARGMAX TROWARGMIN TCOLARGMAX TCOLARGMIN (WITH_VALUE: the value-and-index form, Val the
+// value tile's type).
+#define PTO_DETAIL_ARG_CHECKS(NAME, ROWS, WITH_VALUE, Idx, Val, Src, Tmp)                                          \
+    static_assert(is_tile_data_v<Idx> && is_tile_data_v<Val> && is_tile_data_v<Src> && is_tile_data_v<Tmp>,       \
+                  #NAME " takes Tiles");                                                                           \
+    static_assert(rules::reduce_location_ok(Idx::Loc) && rules::reduce_location_ok(Val::Loc) &&                    \
+                      rules::reduce_location_ok(Src::Loc),                                                         \
+                  "LEGAL_" #NAME "_LOCATION: the results and src must be Vec tiles");                             \
+    static_assert(detail::arg_src_layout_ok_v<ROWS, Src> && detail::arg_output_layout_ok_v<ROWS, Idx> &&          \
+                      detail::arg_output_layout_ok_v<ROWS, Val>,                                                   \
+                  "LEGAL_" #NAME "_LAYOUT: src is ND (columns: or DN); the results are ND (rows: or DN with one "  \
+                  "column)");                                                                                      \
+    static_assert(ROWS ? rules::row_arg_dtype_ok(detail::dtype_v<Src>)                                             \
+                       : rules::col_arg_dtype_ok(profile::kProfile, detail::dtype_v<Src>, WITH_VALUE),             \
+                  "LEGAL_" #NAME "_DTYPE: " #NAME " does not search this element type on PTO_TARGET");             \
+    static_assert(rules::arg_index_dtype_ok(detail::dtype_v<Idx>, detail::dtype_v<Src>, !(ROWS) && (WITH_VALUE)), \
+                  "LEGAL_" #NAME "_INDEX_DTYPE: indices are uint32_t or int32_t (a column's values of a 16-bit "   \
+                  "type: uint16_t or int16_t)");                                                                   \
+    static_assert(!(WITH_VALUE) || rules::reduce_same_dtype_ok(detail::dtype_v<Val>, detail::dtype_v<Src>),        \
+                  "LEGAL_" #NAME "_SAME_DTYPE: the values have src's element type");                              \
+    static_assert((ROWS) || rules::col_arg_tmp_ok(profile::kProfile, detail::dtype_v<Tmp>, detail::dtype_v<Src>), \
+                  "LEGAL_" #NAME "_TMP: on a2a3 tmp has src's element type")
+
+// The index form (dst, src, tmp) and the value-and-index form (dstVal, dstIdx, src, tmp) of each.
+#define PTO_DETAIL_ARG_REDUCTION(NAME, OP, ROWS)                                                                   \
+    template <typename TileDataOut, typename TileDataIn, typename TileDataTmp, typename... WaitEvents>              \
+    PTO_INST RecordEvent NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&... events)          \
+    {                                                                                                              \
+        PTO_DETAIL_ARG_CHECKS(NAME, ROWS, false, TileDataOut, TileDataOut, TileDataIn, TileDataTmp);               \
+        WaitAllEvents(events...);                                                                                  \
+        return detail::arg_reduce<OP, ROWS>(dst, nullptr, src, tmp);                                               \
+    }                                                                                                              \
+    template <typename TileDataOutVal, typename TileDataOutIdx, typename TileDataIn, typename TileDataTmp,          \
+              typename... WaitEvents>                                                                              \
+    PTO_INST RecordEvent NAME(TileDataOutVal& dstVal, TileDataOutIdx& dstIdx, TileDataIn& src, TileDataTmp& tmp,    \
+                              WaitEvents&... events)                                                               \
+    {                                                                                                              \
+        PTO_DETAIL_ARG_CHECKS(NAME, ROWS, true, TileDataOutIdx, TileDataOutVal, TileDataIn, TileDataTmp);          \
+        WaitAllEvents(events...);                                                                                  \
+        const engine::TileDesc value = dstVal.desc();                                                              \
+        return detail::arg_reduce<OP, ROWS>(dstIdx, &value, src, tmp);                                            \
+    }
+
+// TROWARGMAX / TROWARGMIN: the column of each row's largest / smallest element (and the element);
+// TCOLARGMAX / TCOLARGMIN: the row of each column's (engine::targ_reduce).
+PTO_DETAIL_ARG_REDUCTION(TROWARGMAX, rules::ReduceOp::Max, true)
+PTO_DETAIL_ARG_REDUCTION(TROWARGMIN, rules::ReduceOp::Min, true)
+PTO_DETAIL_ARG_REDUCTION(TCOLARGMAX, rules::ReduceOp::Max, false)
+PTO_DETAIL_ARG_REDUCTION(TCOLARGMIN, rules::ReduceOp::Min, false)
+
+#undef PTO_DETAIL_ARG_REDUCTION
+#undef PTO_DETAIL_ARG_CHECKS
 #undef PTO_DETAIL_COL_REDUCE_CHECKS
 #undef PTO_DETAIL_ROW_REDUCE_CHECKS
 #undef PTO_DETAIL_REDUCE_CHECKS

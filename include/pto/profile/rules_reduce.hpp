@@ -76,4 +76,37 @@ constexpr bool tcolsum_tmp_ok(const profile::Profile& p, TileType loc, BLayout b
     return detail::on_profile(p, a2a3, true);
 }
 
+// ---- TROWARGMAX TROWARGMIN TCOLARGMAX TCOLARGMIN --------------------------------------------------
+
+// Rule LEGAL_<NAME>_DTYPE of the argument reductions (src). Rows: half or float on every target.
+// Columns: A2/A3 half, float, uint16, uint32; A5 also the 8-, 16- and 32-bit integers; with the value
+// output no 8-bit type.
+constexpr bool row_arg_dtype_ok(engine::DType src)
+{
+    return src == engine::DType::F16 || src == engine::DType::F32;
+}
+constexpr bool col_arg_dtype_ok(const profile::Profile& p, engine::DType src, bool with_value)
+{
+    using enum engine::DType;
+    const bool a2a3 = detail::one_of(src, {F16, F32, U16, U32});
+    const bool a5 = detail::one_of(src, {F16, F32, I16, U16, I32, U32}) || (!with_value && detail::one_of(src, {I8, U8}));
+    return detail::on_profile(p, a2a3, a5);
+}
+
+// Rule LEGAL_<NAME>_INDEX_DTYPE: indices are uint32 or int32; a column's value-and-index form of a
+// 16-bit source takes uint16 or int16 indices instead.
+constexpr bool arg_index_dtype_ok(engine::DType index, engine::DType src, bool column_with_value)
+{
+    using enum engine::DType;
+    if (column_with_value && engine::dtype_bits(src) == 16) return index == U16 || index == I16;
+    return index == U32 || index == I32;
+}
+
+// Rule LEGAL_TCOLARGMAX_TMP / LEGAL_TCOLARGMIN_TMP: on A2/A3 tmp is scratch of src's element type (A5
+// and the cpu profile accept any tile).
+constexpr bool col_arg_tmp_ok(const profile::Profile& p, engine::DType tmp, engine::DType src)
+{
+    return detail::on_profile(p, tmp == src, true);
+}
+
 }  // namespace pto::rules

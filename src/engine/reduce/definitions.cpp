@@ -1,4 +1,5 @@
-// The definitions of TROWSUM TROWMAX TROWMIN TROWPROD TCOLSUM TCOLMAX TCOLMIN TCOLPROD.
+// The definitions of TROWSUM TROWMAX TROWMIN TROWPROD TCOLSUM TCOLMAX TCOLMIN TCOLPROD and TROWARGMAX
+// TROWARGMIN TCOLARGMAX TCOLARGMIN.
 #include <pto/engine/ops/reduce.hpp>
 
 #include "engine/definition.hpp"
@@ -25,7 +26,33 @@ constexpr auto kColCheck = [](const profile::Profile& p, const Call& c, Legality
     check_col_reduce(p, kOp, c.dst(), c.src(0), c.optional_src(1), kOp == ReduceOp::Sum && c.attributes[0] != 0, sink);
 };
 
+// The searches write the indices, or the values and the indices (in the C++ order: dstVal, dstIdx).
+constexpr OperandSpec kIndex[] = {{"dst_idx", OperandKind::Tile}};
+constexpr OperandSpec kValueAndIndex[] = {{"dst_val", OperandKind::Tile}, {"dst_idx", OperandKind::Tile}};
+constexpr Form kArgForms[] = {{kSourceAndTmp, kIndex}, {kSourceAndTmp, kValueAndIndex}};
+
+const TileDesc* value_of(const Call& c) { return c.form == 1 ? &c.dst(0) : nullptr; }
+const TileDesc& index_of(const Call& c) { return c.dst(c.form == 1 ? 1 : 0); }
+
+template <ReduceOp kOp, bool kRows>
+constexpr InstrDef arg_reduction(Instr id, std::string_view mnemonic)
+{
+    return {.id = id,
+            .mnemonic = mnemonic,
+            .forms = kArgForms,
+            .pipe = vector_pipe,
+            .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
+                check_arg_reduce(p, kOp, kRows, index_of(c), value_of(c), c.src(0), c.optional_src(1), sink);
+            },
+            .run = [](const Call& c) { targ_reduce(kOp, kRows, index_of(c), value_of(c), c.src(0), c.optional_src(1)); }};
+}
+
 }  // namespace
+
+constexpr InstrDef definitions::TROWARGMAX = arg_reduction<ReduceOp::Max, true>(Instr::TROWARGMAX, "TROWARGMAX");
+constexpr InstrDef definitions::TROWARGMIN = arg_reduction<ReduceOp::Min, true>(Instr::TROWARGMIN, "TROWARGMIN");
+constexpr InstrDef definitions::TCOLARGMAX = arg_reduction<ReduceOp::Max, false>(Instr::TCOLARGMAX, "TCOLARGMAX");
+constexpr InstrDef definitions::TCOLARGMIN = arg_reduction<ReduceOp::Min, false>(Instr::TCOLARGMIN, "TCOLARGMIN");
 
 constexpr InstrDef definitions::TROWSUM{
     .id = Instr::TROWSUM,

@@ -47,6 +47,17 @@ void tcolmax(const TileDesc& dst, const TileDesc& src);
 void tcolmin(const TileDesc& dst, const TileDesc& src);
 void tcolprod(const TileDesc& dst, const TileDesc& src);
 
+// TROWARGMAX TROWARGMIN (rows) and TCOLARGMAX TCOLARGMIN (columns): the position of the largest (smallest)
+// element of each valid row (column) of src, as an index from 0, into index(i, 0) (index(0, j)), and with
+// `value` the element itself into value(i, 0) (value(0, j)). Ties go to the smallest index; elements
+// order as TMAX/TMIN order them (a NaN loses to any number, -0 < +0), so a NaN is chosen only in a line
+// of NaNs only, at its first position, and its value is the canonical NaN. tmp is checked and not
+// touched.
+void targ_reduce(ReduceOp op, bool rows, const TileDesc& index, const TileDesc* value, const TileDesc& src,
+                 const TileDesc* tmp);
+void check_arg_reduce(const profile::Profile& p, ReduceOp op, bool rows, const TileDesc& index, const TileDesc* value,
+                      const TileDesc& src, const TileDesc* tmp, LegalitySink& sink);
+
 // The operand rules of the reductions on profile `p`, from the descriptors alone (kUnknownExtent valid
 // extents skip the rules that read them); every broken rule goes to `sink`.
 void check_row_reduce(const profile::Profile& p, ReduceOp op, const TileDesc& dst, const TileDesc& src, LegalitySink& sink);

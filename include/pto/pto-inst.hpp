@@ -18,6 +18,7 @@
 #include <pto/intrinsics/img2col.hpp>
 #include <pto/intrinsics/matmul.hpp>
 #include <pto/intrinsics/memory_gather.hpp>
+#include <pto/intrinsics/partial.hpp>
 #include <pto/intrinsics/quant.hpp>
 #include <pto/intrinsics/reduce.hpp>
 #include <pto/intrinsics/sort.hpp>

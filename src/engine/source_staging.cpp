@@ -46,7 +46,7 @@ TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot)
     copy.rows = row_lines ? src.valid_rows : whole_bytes(src.valid_rows, src.element_bits());
     copy.cols = row_lines ? whole_bytes(src.valid_cols, src.element_bits()) : src.valid_cols;
 
-    thread_local std::vector<std::byte> buffers[3];
+    thread_local std::vector<std::byte> buffers[4];
     std::vector<std::byte>& buffer = buffers[slot];
     if (buffer.size() < static_cast<std::size_t>(copy.bytes())) buffer.resize(static_cast<std::size_t>(copy.bytes()));
     copy.data = buffer.data();

@@ -15,7 +15,7 @@ bool same_mapping(const TileDesc& a, const TileDesc& b);
 // writing dst could clobber source elements not yet read; the valid region of `src` is then copied
 // into a per-thread buffer (grown once, never per instruction) and a descriptor of the copy is
 // returned. The copy runs along dst's lines (rows, or columns of an unboxed column-major dst), so a
-// kernel's contiguous fast path still applies. `slot` (0, 1 or 2) keeps the sources' copies apart.
+// kernel's contiguous fast path still applies. `slot` (0 to 3) keeps the sources' copies apart.
 TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot);
 
 }  // namespace pto::engine

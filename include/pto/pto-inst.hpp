@@ -16,6 +16,7 @@
 #include <pto/intrinsics/expand.hpp>
 #include <pto/intrinsics/gather.hpp>
 #include <pto/intrinsics/img2col.hpp>
+#include <pto/intrinsics/layout.hpp>
 #include <pto/intrinsics/matmul.hpp>
 #include <pto/intrinsics/memory_gather.hpp>
 #include <pto/intrinsics/partial.hpp>

@@ -15,6 +15,7 @@
 #include <pto/intrinsics/elementwise.hpp>
 #include <pto/intrinsics/expand.hpp>
 #include <pto/intrinsics/gather.hpp>
+#include <pto/intrinsics/generate.hpp>
 #include <pto/intrinsics/img2col.hpp>
 #include <pto/intrinsics/layout.hpp>
 #include <pto/intrinsics/matmul.hpp>

@@ -1,5 +1,5 @@
 // TRESHAPE and TFILLPAD (Normal, InPlace, Expand): operand checks, the byte copy and the padded copy, and
-// their definitions.
+// TFILLPAD's definitions (in text, pto.treshape is a view: the result aliases the source's bytes).
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/layout.hpp>
 #include <pto/profile/rules_layout.hpp>
@@ -104,15 +104,6 @@ constexpr InstrDef fill_pad(Instr id, std::string_view mnemonic)
 }
 
 }  // namespace
-
-constexpr InstrDef definitions::TRESHAPE{
-    .id = Instr::TRESHAPE,
-    .mnemonic = "TRESHAPE",
-    .forms = kOneSourceForms,
-    .pipe = vector_pipe,
-    .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) { check_treshape(p, c.dst(), c.src(0), sink); },
-    .run = [](const Call& c) { treshape(c.dst(), c.src(0)); },
-};
 
 constexpr InstrDef definitions::TFILLPAD = fill_pad<TFillPadMode::Normal>(Instr::TFILLPAD, "TFILLPAD");
 constexpr InstrDef definitions::TFILLPAD_INPLACE = fill_pad<TFillPadMode::InPlace>(Instr::TFILLPAD_INPLACE, "TFILLPAD_INPLACE");

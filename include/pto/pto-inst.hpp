@@ -17,6 +17,7 @@
 #include <pto/intrinsics/gather.hpp>
 #include <pto/intrinsics/generate.hpp>
 #include <pto/intrinsics/img2col.hpp>
+#include <pto/intrinsics/inspect.hpp>
 #include <pto/intrinsics/layout.hpp>
 #include <pto/intrinsics/matmul.hpp>
 #include <pto/intrinsics/memory_gather.hpp>

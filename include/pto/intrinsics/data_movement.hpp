@@ -184,6 +184,15 @@ PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events
     return {};
 }
 
+// TPREFETCH(dst, src): TLOAD's data and rules (engine::tprefetch); unlike TLOAD it waits on no events.
+template <typename TileData, typename GlobalData>
+PTO_INST RecordEvent TPREFETCH(TileData& dst, GlobalData& src)
+{
+    detail::static_check_tload<TileData, GlobalData>();
+    engine::tprefetch(dst.desc(), src.desc());
+    return {};
+}
+
 // TSTORE<TileData, GlobalData, atomicType>(dst, src): Vec / Mat / Acc tile -> global tensor, or
 // convolution tile -> global tensor of its layout (no atomics).
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,

@@ -1,4 +1,4 @@
-// The definitions of TASSIGN, TLOAD, TSTORE, TSTORE_FP, TMOV and TMOV_FP.
+// The definitions of TASSIGN, TLOAD, TPREFETCH, TSTORE, TSTORE_FP, TMOV and TMOV_FP.
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -152,6 +152,15 @@ constexpr InstrDef definitions::TLOAD{
     .pipe = [](TileType, TileType) { return PIPE_MTE2; },
     .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) { check_tload(p, c.dst(), *c.sources[0].view, sink); },
     .run = [](const Call& c) { tload(c.dst(), *c.sources[0].view); },
+};
+
+constexpr InstrDef definitions::TPREFETCH{
+    .id = Instr::TPREFETCH,
+    .mnemonic = "TPREFETCH",
+    .forms = kTloadForms,
+    .pipe = [](TileType, TileType) { return PIPE_MTE2; },
+    .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) { check_tload(p, c.dst(), *c.sources[0].view, sink); },
+    .run = [](const Call& c) { tprefetch(c.dst(), *c.sources[0].view); },
 };
 
 constexpr InstrDef definitions::TSTORE{

@@ -79,9 +79,10 @@ void check_tload(const profile::Profile& profile, const TileDesc& dst, const Glo
     }
 }
 
-void tload(const TileDesc& dst, const GlobalDesc& src)
+namespace {
+
+void load(const TileDesc& dst, const GlobalDesc& src)
 {
-    runtime::InstructionScope scope("TLOAD");
     dm::check_tile(dst, "dst");
     StopAtFirstFinding stop;
     check_tload(runtime::active_profile(), dst, src, stop);
@@ -110,6 +111,20 @@ void tload(const TileDesc& dst, const GlobalDesc& src)
     } else {
         mark_written(dst);
     }
+}
+
+}  // namespace
+
+void tload(const TileDesc& dst, const GlobalDesc& src)
+{
+    runtime::InstructionScope scope("TLOAD");
+    load(dst, src);
+}
+
+void tprefetch(const TileDesc& dst, const GlobalDesc& src)
+{
+    runtime::InstructionScope scope("TPREFETCH");
+    load(dst, src);
 }
 
 }  // namespace pto::engine

@@ -22,6 +22,10 @@ namespace pto::engine {
 //   NZ: rows = s2*s3, cols = s0*s1*s4 (dimensions 0-1 walk the column blocks, 2 the row blocks)
 void tload(const TileDesc& dst, const GlobalDesc& src);
 
+// TPREFETCH: on the devices a hint that warms dst with src's data; the page defines the CPU simulation as
+// a blocking load, and so it is here: TLOAD's semantics and rules, under its own name.
+void tprefetch(const TileDesc& dst, const GlobalDesc& src);
+
 // TSTORE: the valid region of `src` goes to the top-left of the 2-D view of `dst`. An accumulator
 // tile is converted to the tensor's element type (rules::acc_output_dtype_ok), negatives becoming
 // zero first with NormalRelu (accumulators only). AtomicAdd adds to what global memory holds instead

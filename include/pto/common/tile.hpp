@@ -144,6 +144,14 @@ struct Tile {
         return d;
     }
 
+    // Makes the tile a view of another tile's bytes (TRESHAPE), sharing ownership of automatic storage.
+    void view_bytes(std::byte* bytes, std::shared_ptr<std::byte> owner)
+    {
+        storage_ = std::move(owner);
+        data_ = reinterpret_cast<DType*>(bytes);
+    }
+    const std::shared_ptr<std::byte>& storage_owner() const { return storage_; }
+
     // Binds the tile to `offset` bytes into its memory (TASSIGN). Its valid region must fit there;
     // capacity past the memory's end is checked by the instructions that touch it.
     void assign_offset(uint64_t offset)

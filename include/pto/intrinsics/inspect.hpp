@@ -20,23 +20,30 @@ PTO_INST void TPRINT(TileData& src)
                   "LEGAL_TPRINT_DTYPE: TPRINT prints float, half and the 8- to 32-bit integers");
     if constexpr (is_tile_data_v<TileData>) {
         static_assert(!rules::tprint_needs_tmp(TileData::Loc), "LEGAL_TPRINT_TMP: an Acc or Mat tile prints through a global tmp");
-        engine::tprint(src.desc(), Format, nullptr);
+        engine::tprint(src.desc(), Format, nullptr, false);
     } else {
         engine::tprint(src.desc(), Format);
     }
 }
 
-// TPRINT<Format>(src, tmp): an Acc or Mat tile (Mat not on a5), staged through the global tmp.
+// TPRINT<Format>(src, tmp): any printable tile with a staging buffer, which an Acc or Mat tile (Mat not on
+// a5) needs: a global tmp is checked to hold the tile; a tile tmp is accepted as the public CPU
+// simulation accepts it.
 template <PrintFormat Format = PrintFormat::Width8_Precision4, typename TileData, typename GlobalData>
 PTO_INST void TPRINT(TileData& src, GlobalData& tmp)
 {
-    static_assert(is_tile_data_v<TileData> && is_global_data_v<GlobalData>, "TPRINT(src, tmp) takes a Tile and a GlobalTensor");
+    static_assert(is_tile_data_v<TileData> && (is_global_data_v<GlobalData> || is_tile_data_v<GlobalData>),
+                  "TPRINT(src, tmp) takes a Tile and a GlobalTensor (or a Tile) to stage it");
     static_assert(rules::tprint_dtype_ok(engine::dtype_of<typename TileData::DType>),
                   "LEGAL_TPRINT_DTYPE: TPRINT prints float, half and the 8- to 32-bit integers");
     static_assert(rules::tprint_location_ok(profile::kProfile, TileData::Loc),
                   "LEGAL_TPRINT_LOCATION: TPRINT prints Vec, Acc and (not on a5) Mat tiles");
-    const engine::GlobalDesc staging = tmp.desc();
-    engine::tprint(src.desc(), Format, &staging);
+    if constexpr (is_global_data_v<GlobalData>) {
+        const engine::GlobalDesc staging = tmp.desc();
+        engine::tprint(src.desc(), Format, &staging, true);
+    } else {
+        engine::tprint(src.desc(), Format, nullptr, true);
+    }
 }
 
 }  // namespace pto

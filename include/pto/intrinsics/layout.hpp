@@ -35,7 +35,8 @@ PTO_INST RecordEvent TTRANS(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp
     return {};
 }
 
-// TRESHAPE(dst, src): dst holds src's bytes as its own type and shape.
+// TRESHAPE(dst, src): dst becomes a view of src's bytes, read as its own type and shape (afterwards
+// dst.data() is src.data(), as in the public CPU simulation).
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
 PTO_INST RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
 {
@@ -46,6 +47,7 @@ PTO_INST RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&... 
     static_assert(rules::treshape_layout_ok(TileDataOut::SFractal, TileDataIn::SFractal),
                   "LEGAL_TRESHAPE_LAYOUT: a reshape does not box or unbox a tile");
     WaitAllEvents(events...);
+    dst.view_bytes(reinterpret_cast<std::byte*>(src.data()), src.storage_owner());
     engine::treshape(dst.desc(), src.desc());
     return {};
 }

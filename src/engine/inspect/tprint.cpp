@@ -6,6 +6,7 @@
 #include <pto/runtime/diagnostic.hpp>
 
 #include <cstdio>
+#include <iostream>
 #include <string>
 
 #include "engine/data_movement/global_view.hpp"
@@ -45,14 +46,14 @@ std::string rows_text(DType dtype, const std::byte* data, int64_t rows, int64_t 
     return out;
 }
 
-std::string extent(int64_t rows, int64_t cols) { return "[" + std::to_string(rows) + " x " + std::to_string(cols) + "]"; }
+std::string extent(int64_t rows, int64_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
 }  // namespace
 
 std::string format_tile(const TileDesc& t, PrintFormat format)
 {
-    std::string out = "TPRINT " + std::string(profile::location_name(t.loc)) + " " + std::string(dtype_name(t.dtype)) + " " +
-                      extent(t.rows, t.cols) + ", valid " + extent(t.valid_rows, t.valid_cols) + "\n";
+    std::string out = "TPRINT " + extent(t.rows, t.cols) + " " + std::string(profile::location_name(t.loc)) + " " +
+                      std::string(dtype_name(t.dtype)) + ", valid " + extent(t.valid_rows, t.valid_cols) + "\n";
     return out + rows_text(t.dtype, t.data, t.rows, t.cols, t.valid_rows, t.valid_cols, format,
                            [&](int64_t r, int64_t c) { return t.offset(r, c); });
 }
@@ -60,12 +61,12 @@ std::string format_tile(const TileDesc& t, PrintFormat format)
 std::string format_global(const GlobalDesc& g, PrintFormat format)
 {
     const data_movement::GlobalView view(g);
-    std::string out = "TPRINT GM " + std::string(dtype_name(g.dtype)) + " " + extent(view.rows(), view.cols()) + "\n";
+    std::string out = "TPRINT " + extent(view.rows(), view.cols()) + " GM " + std::string(dtype_name(g.dtype)) + "\n";
     return out + rows_text(g.dtype, view.base(), view.rows(), view.cols(), view.rows(), view.cols(), format,
                            [&](int64_t r, int64_t c) { return view.offset(r, c); });
 }
 
-void check_tprint(const profile::Profile& p, const TileDesc& t, const GlobalDesc* tmp, LegalitySink& sink)
+void check_tprint(const profile::Profile& p, const TileDesc& t, const GlobalDesc* tmp, LegalitySink& sink, bool has_tmp)
 {
     if (!rules::tprint_dtype_ok(t.dtype))
         report(sink, "LEGAL_TPRINT_DTYPE", "src", "TPRINT prints f32, f16 and 8- to 32-bit integers", "f32, f16, i8..i32, u8..u32",
@@ -73,7 +74,7 @@ void check_tprint(const profile::Profile& p, const TileDesc& t, const GlobalDesc
     if (!rules::tprint_location_ok(p, t.loc))
         report(sink, "LEGAL_TPRINT_LOCATION", "src", "TPRINT prints Vec, Acc and (not on a5) Mat tiles", "Vec, Acc or Mat",
                std::string(profile::location_name(t.loc)));
-    if (rules::tprint_needs_tmp(t.loc) && !tmp)
+    if (rules::tprint_needs_tmp(t.loc) && !tmp && !has_tmp)
         report(sink, "LEGAL_TPRINT_TMP", "tmp", "an Acc or Mat tile prints through a global tmp", "TPRINT(src, tmp)", "no tmp");
     if (tmp && rules::tprint_needs_tmp(t.loc)) {
         int64_t elements = 1;
@@ -84,13 +85,12 @@ void check_tprint(const profile::Profile& p, const TileDesc& t, const GlobalDesc
     }
 }
 
-void tprint(const TileDesc& t, PrintFormat format, const GlobalDesc* tmp)
+void tprint(const TileDesc& t, PrintFormat format, const GlobalDesc* tmp, bool has_tmp)
 {
     runtime::InstructionScope scope("TPRINT");
     StopAtFirstFinding stop;
-    check_tprint(runtime::active_profile(), t, tmp, stop);
-    std::fputs(format_tile(t, format).c_str(), stdout);
-    std::fflush(stdout);
+    check_tprint(runtime::active_profile(), t, tmp, stop, has_tmp);
+    std::cout << format_tile(t, format) << std::flush;
 }
 
 void tprint(const GlobalDesc& g, PrintFormat format)
@@ -100,8 +100,7 @@ void tprint(const GlobalDesc& g, PrintFormat format)
         runtime::fail({"LEGAL_TPRINT_DTYPE", "", "src", "TPRINT prints f32, f16 and 8- to 32-bit integers",
                        "f32, f16, i8..i32, u8..u32", std::string(dtype_name(g.dtype)), ""});
     data_movement::check_global_access(g, 1, 1, "src");
-    std::fputs(format_global(g, format).c_str(), stdout);
-    std::fflush(stdout);
+    std::cout << format_global(g, format) << std::flush;
 }
 
 namespace {
@@ -124,9 +123,9 @@ constexpr InstrDef definitions::TPRINT{
     .pipe = scalar_pipe,
     .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
         // A Vec tile in text: the tmp form of Acc and Mat tiles is C++ only.
-        check_tprint(p, c.src(0), nullptr, sink);
+        check_tprint(p, c.src(0), nullptr, sink, false);
     },
-    .run = [](const Call& c) { tprint(c.src(0), c.attribute<PrintFormat>(0), nullptr); },
+    .run = [](const Call& c) { tprint(c.src(0), c.attribute<PrintFormat>(0), nullptr, false); },
 };
 
 }  // namespace pto::engine

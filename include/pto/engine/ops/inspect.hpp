@@ -13,21 +13,22 @@ struct Profile;
 
 namespace pto::engine {
 
-// The text TPRINT writes for a tile: a header `TPRINT <loc> <dtype> [R x C], valid [VR x VC]`, then
+// The text TPRINT writes for a tile: a header `TPRINT RxC <loc> <dtype>, valid VRxVC`, then
 // every row of the capacity, each value in the format's width (floats %8.4f, %8.2f or %10.6f by
 // PrintFormat; integers %8d or %10d) after one space; " |" separates the valid columns from the rest,
 // and a line of dashes the valid rows from the rest (both only when the region is partial). Half and
 // bfloat16 print as their float values.
 std::string format_tile(const TileDesc& t, PrintFormat format);
 
-// The text for a global tensor: `TPRINT GM <dtype> [R x C]` and its 2-D view's rows (the view TLOAD
-// has of it: ND, DN or NZ).
+// The text for a global tensor: `TPRINT RxC GM <dtype>` and its 2-D view's rows (the view TLOAD has of
+// it: ND, DN or NZ).
 std::string format_global(const GlobalDesc& g, PrintFormat format);
 
-// TPRINT: writes the text to standard output. A Vec tile prints directly; an Acc or Mat tile needs a
-// global tmp of at least its capacity's bytes (checked, not written), as the devices stage it there.
-void tprint(const TileDesc& t, PrintFormat format, const GlobalDesc* tmp);
+// TPRINT: writes the text to std::cout. A Vec tile prints directly; an Acc or Mat tile needs a tmp
+// (`has_tmp`), and a global tmp (`tmp`) must hold its capacity's bytes (checked, not written), as the
+// devices stage it there.
+void tprint(const TileDesc& t, PrintFormat format, const GlobalDesc* tmp, bool has_tmp);
 void tprint(const GlobalDesc& g, PrintFormat format);
-void check_tprint(const profile::Profile& p, const TileDesc& t, const GlobalDesc* tmp, LegalitySink& sink);
+void check_tprint(const profile::Profile& p, const TileDesc& t, const GlobalDesc* tmp, LegalitySink& sink, bool has_tmp);
 
 }  // namespace pto::engine

@@ -34,6 +34,14 @@ TEST(Tprefetch, LoadsWhatTloadLoads)
     EXPECT_EQ(d.instruction, "TPREFETCH");
 }
 
+TEST(Tprefetch, FromATileIsAPlainMove)
+{
+    Tile<TileType::Vec, int32_t, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC> src(5, 16), dst(5, 16);
+    for (int i = 0; i < 128; ++i) src.SetValue(uint32_t(i), i * 7 - 300);
+    TPREFETCH(dst, src);
+    for (int i = 0; i < 5 * 16; ++i) ASSERT_EQ(dst.GetValue(uint32_t(i)), i * 7 - 300) << i;
+}
+
 TEST(TprefetchText, Runs)
 {
     const char* program = R"(func.func @f(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {

@@ -207,6 +207,20 @@ TEST(Tpairreducesum, HalfAndFloatOddWidthsInPlace)
     expect_pairs<half>(51);
 }
 
+TEST(Tpairreducesum, IntegersOnTheCpuProfileWrap)
+{
+    Tile<TileType::Vec, int32_t, 2, 8> src, dst;
+    for (int i = 0; i < 16; ++i) src.SetValue(uint32_t(i), i % 2 ? std::numeric_limits<int32_t>::max() : i);
+    TPAIRREDUCESUM(dst, src);
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 8; ++k)
+            ASSERT_EQ(dst.GetValue(uint32_t(r * 8 + k)),
+                      k < 4 ? int32_t(uint32_t(r * 8 + 2 * k) + uint32_t(std::numeric_limits<int32_t>::max())) : 0);
+    engine::FirstFinding finding;
+    engine::check_pairreducesum(profile::profile_of(profile::Target::A5), dst.desc(), src.desc(), finding);
+    EXPECT_EQ(finding.first.code, "LEGAL_TPAIRREDUCESUM_DTYPE");
+}
+
 TEST(TpartialRules, CodesPerTarget)
 {
     Tile<TileType::Vec, bfloat16_t, 8, 32> bf;
@@ -234,6 +248,7 @@ TEST(TpartialRules, CodesPerTarget)
     EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_pairreducesum(p, ad, bd, s); }), "RUN_VALID_SHAPE");
     EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_pairreducesum(p, i16d, i16d, s); }),
               "LEGAL_TPAIRREDUCESUM_DTYPE");
+    EXPECT_EQ(code(profile::Target::Cpu, [&](auto& p, auto& s) { engine::check_pairreducesum(p, i16d, i16d, s); }), "none");
 }
 
 TEST(TpartialText, PartAddAndPairSumsRun)

@@ -184,11 +184,16 @@ PTO_INST RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events
     return {};
 }
 
-// TPREFETCH(dst, src): TLOAD's data and rules (engine::tprefetch); unlike TLOAD it waits on no events.
+// TPREFETCH(dst, src): TLOAD's data and rules (engine::tprefetch), or from a tile a plain TMOV; unlike
+// TLOAD it waits on no events.
 template <typename TileData, typename GlobalData>
 PTO_INST RecordEvent TPREFETCH(TileData& dst, GlobalData& src)
 {
-    detail::static_check_tload<TileData, GlobalData>();
+    if constexpr (is_tile_data_v<GlobalData>) {
+        detail::static_check_tmov<TileData, GlobalData, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0>();
+    } else {
+        detail::static_check_tload<TileData, GlobalData>();
+    }
     engine::tprefetch(dst.desc(), src.desc());
     return {};
 }

@@ -87,8 +87,9 @@ PTO_INST RecordEvent TPAIRREDUCESUM(TileDataDst& dst, TileDataSrc0& src0, WaitEv
     static_assert(TileDataDst::isRowMajor && TileDataSrc0::isRowMajor && TileDataDst::SFractal == SLayout::NoneBox &&
                       TileDataSrc0::SFractal == SLayout::NoneBox,
                   "LEGAL_TPAIRREDUCESUM_LAYOUT: the tiles are row-major and unboxed");
-    static_assert(rules::pair_reduce_dtype_ok(dtype_v<TileDataDst>) && dtype_v<TileDataSrc0> == dtype_v<TileDataDst>,
-                  "LEGAL_TPAIRREDUCESUM_DTYPE: half or float, one type for both");
+    static_assert(rules::pair_reduce_dtype_ok(profile::kProfile, dtype_v<TileDataDst>) &&
+                      dtype_v<TileDataSrc0> == dtype_v<TileDataDst>,
+                  "LEGAL_TPAIRREDUCESUM_DTYPE: half or float (cpu: also int16_t, int32_t), one type for both");
     WaitAllEvents(events...);
     engine::tpairreducesum(dst.desc(), src0.desc());
     return {};

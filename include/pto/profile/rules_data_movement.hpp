@@ -56,14 +56,15 @@ constexpr bool tload_dtype_ok(const profile::Profile& p, DType t)
     return p.target == profile::Target::A2A3 ? is_base_movable(t) : is_whole_byte(t);
 }
 
-// Rule LEGAL_TLOAD_LOCATION: a load lands in a Vec or a Mat tile (on cpu also an Acc tile).
+// Rule LEGAL_TLOAD_LOCATION: a load lands in a Vec or a Mat tile (on cpu also an Acc or a Bias tile, as
+// the public CPU simulation's programs load them directly).
 constexpr bool tload_location_ok(TileType loc)
 {
     return loc == TileType::Vec || loc == TileType::Mat;
 }
 constexpr bool tload_location_ok(const profile::Profile& p, TileType loc)
 {
-    return tload_location_ok(loc) || (p.target == profile::Target::Cpu && loc == TileType::Acc);
+    return tload_location_ok(loc) || (p.target == profile::Target::Cpu && (loc == TileType::Acc || loc == TileType::Bias));
 }
 
 // Rule LEGAL_TLOAD_PAD: A5 pads 64-bit integer tiles only with Null or Zero.

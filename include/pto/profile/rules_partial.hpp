@@ -34,7 +34,12 @@ constexpr bool partial_layout_ok(const profile::Profile& p, BLayout b, SLayout s
     return s == SLayout::NoneBox && detail::on_profile(p, b == BLayout::RowMajor, true);
 }
 
-// Rule LEGAL_TPAIRREDUCESUM_DTYPE: half or float; LEGAL_TPAIRREDUCESUM_LAYOUT: row-major, unboxed.
-constexpr bool pair_reduce_dtype_ok(engine::DType t) { return t == engine::DType::F16 || t == engine::DType::F32; }
+// Rule LEGAL_TPAIRREDUCESUM_DTYPE: half or float (the cpu profile also int16 and int32, which the public
+// CPU simulation sums); LEGAL_TPAIRREDUCESUM_LAYOUT: row-major, unboxed.
+constexpr bool pair_reduce_dtype_ok(const profile::Profile& p, engine::DType t)
+{
+    using enum engine::DType;
+    return t == F16 || t == F32 || (p.target == profile::Target::Cpu && (t == I16 || t == I32));
+}
 
 }  // namespace pto::rules

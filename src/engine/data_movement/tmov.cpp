@@ -203,6 +203,15 @@ void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMo
     mark_written(dst);
 }
 
+void tprefetch(const TileDesc& dst, const TileDesc& src)
+{
+    runtime::InstructionScope scope("TPREFETCH");
+    int64_t row0 = 0, col0 = 0;
+    prepare_move(dst, src, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0, nullptr, row0, col0);
+    move_bits(dst, src, row0, col0);
+    mark_written(dst);
+}
+
 void tmov(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu, AccToVecMode mode)
 {
     runtime::InstructionScope scope(quant.per_column ? "TMOV_FP" : "TMOV");

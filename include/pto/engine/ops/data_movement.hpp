@@ -25,6 +25,8 @@ void tload(const TileDesc& dst, const GlobalDesc& src);
 // TPREFETCH: on the devices a hint that warms dst with src's data; the page defines the CPU simulation as
 // a blocking load, and so it is here: TLOAD's semantics and rules, under its own name.
 void tprefetch(const TileDesc& dst, const GlobalDesc& src);
+// TPREFETCH from a tile, which the public CPU simulation's programs do: a plain TMOV of one element type.
+void tprefetch(const TileDesc& dst, const TileDesc& src);
 
 // TSTORE: the valid region of `src` goes to the top-left of the 2-D view of `dst`. An accumulator
 // tile is converted to the tensor's element type (rules::acc_output_dtype_ok), negatives becoming

@@ -7,9 +7,11 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 
 using namespace pto;
 using namespace dmtest;
+using namespace pto::test;
 using engine::TileDesc;
 
 namespace {
@@ -271,15 +273,6 @@ TEST(TmovZz, IllegalCasesNameTheirRule)
 
 // --- PTO-AS ----------------------------------------------------------------------------------------
 
-as::ArgumentBinding argument(const char* name, void* data, size_t bytes)
-{
-    as::ArgumentBinding b;
-    b.name = name;
-    b.data = static_cast<std::byte*>(data);
-    b.bytes = bytes;
-    return b;
-}
-
 TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoresRun)
 {
     const char* program = R"(func.func @f(%x: !pto.ptr<f32>, %fp: !pto.ptr<ui64>, %e: !pto.ptr<ui8>, %y: !pto.ptr<i8>, %z: !pto.ptr<f16>, %w: !pto.ptr<ui8>, %u: !pto.ptr<i8>, %t: !pto.ptr<ui8>) {
@@ -333,10 +326,8 @@ TEST(TmovQuantText, ScalarAndTableFormsTheZzRepackAndTheQuantizingStoresRun)
     }
     for (auto& v : e) v = uint8_t(rng());
     const as::RunResult r = as::run(parsed.module,
-                                    {argument("x", x.data(), x.size() * 4), argument("fp", fp.data(), fp.size() * 8),
-                                     argument("e", e.data(), e.size()), argument("y", y.data(), y.size()),
-                                     argument("z", z.data(), z.size() * 2), argument("w", w.data(), w.size()),
-                                     argument("u", u.data(), u.size()), argument("t", t.data(), t.size())},
+                                    {argument("x", x), argument("fp", fp), argument("e", e), argument("y", y),
+                                     argument("z", z), argument("w", w), argument("u", u), argument("t", t)},
                                     {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     for (int i = 0; i < 16 * 32; ++i) {

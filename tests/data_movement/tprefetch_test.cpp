@@ -11,6 +11,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -61,14 +62,7 @@ TEST(TprefetchText, Runs)
     ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<float> x(64), y(64);
     for (int i = 0; i < 64; ++i) x[size_t(i)] = float(i) * 1.5f;
-    const auto bind = [](const char* name, std::vector<float>& v) {
-        as::ArgumentBinding b;
-        b.name = name;
-        b.data = reinterpret_cast<std::byte*>(v.data());
-        b.bytes = v.size() * 4;
-        return b;
-    };
-    const as::RunResult r = as::run(parsed.module, {bind("x", x), bind("y", y)}, {});
+    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("y", y)}, {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     EXPECT_EQ(x, y);
 }

@@ -13,6 +13,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -133,14 +134,7 @@ TEST(GenerateText, SequenceAndMaskRun)
     ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<int32_t> s(16);
     std::vector<float> m(128);
-    const auto bind = [](const char* name, void* data, size_t bytes) {
-        as::ArgumentBinding b;
-        b.name = name;
-        b.data = static_cast<std::byte*>(data);
-        b.bytes = bytes;
-        return b;
-    };
-    const as::RunResult r = as::run(parsed.module, {bind("s", s.data(), 64), bind("m", m.data(), 512)}, {});
+    const as::RunResult r = as::run(parsed.module, {argument("s", s), argument("m", m)}, {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     for (int k = 0; k < 16; ++k) EXPECT_EQ(s[size_t(k)], 100 - k);
     for (int i = 0; i < 8; ++i)

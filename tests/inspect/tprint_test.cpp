@@ -10,6 +10,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -98,12 +99,8 @@ TEST(TprintText, PrintsTheSameText)
     const auto found = as::verify(parsed.module, profile::Target::A5);
     ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8.125f};
-    as::ArgumentBinding b;
-    b.name = "x";
-    b.data = reinterpret_cast<std::byte*>(x.data());
-    b.bytes = 32;
     testing::internal::CaptureStdout();
-    const as::RunResult r = as::run(parsed.module, {b}, {});
+    const as::RunResult r = as::run(parsed.module, {argument("x", x)}, {});
     const std::string out = testing::internal::GetCapturedStdout();
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     EXPECT_EQ(out, "TPRINT 1x8 Vec f32, valid 1x8\n     1.00     2.00     3.00     4.00     5.00     6.00     7.00     8.12\n");

@@ -14,6 +14,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -136,14 +137,7 @@ TEST(LayoutText, FillpadRuns)
     ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<float> x(128), y(128);
     for (int i = 0; i < 128; ++i) x[size_t(i)] = float(i);
-    const auto bind = [](const char* name, std::vector<float>& v) {
-        as::ArgumentBinding b;
-        b.name = name;
-        b.data = reinterpret_cast<std::byte*>(v.data());
-        b.bytes = v.size() * 4;
-        return b;
-    };
-    const as::RunResult r = as::run(parsed.module, {bind("x", x), bind("y", y)}, {});
+    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("y", y)}, {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     for (int row = 0; row < 8; ++row)
         for (int c = 0; c < 16; ++c) {

@@ -13,6 +13,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -117,14 +118,7 @@ TEST(TtransText, RunsAndChecks)
     ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<uint16_t> x(16 * 48), y(48 * 16);
     for (size_t i = 0; i < x.size(); ++i) x[i] = uint16_t(i * 2654435761u >> 7);
-    const auto bind = [](const char* name, std::vector<uint16_t>& v) {
-        as::ArgumentBinding b;
-        b.name = name;
-        b.data = reinterpret_cast<std::byte*>(v.data());
-        b.bytes = v.size() * 2;
-        return b;
-    };
-    const as::RunResult r = as::run(parsed.module, {bind("x", x), bind("y", y)}, {});
+    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("y", y)}, {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     for (int i = 0; i < 48; ++i)
         for (int j = 0; j < 16; ++j) ASSERT_EQ(y[size_t(i * 16 + j)], x[size_t(j * 48 + i)]) << i << "," << j;

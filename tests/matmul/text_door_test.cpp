@@ -13,8 +13,10 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 
 using namespace pto;
+using namespace pto::test;
 
 namespace {
 
@@ -54,16 +56,6 @@ std::string with_input_type(const char* type)
     std::string text = kProgram;
     for (std::size_t at; (at = text.find("IN")) != std::string::npos;) text.replace(at, 2, type);
     return text;
-}
-
-template <typename T>
-as::ArgumentBinding argument(const char* name, std::vector<T>& v)
-{
-    as::ArgumentBinding b;
-    b.name = name;
-    b.data = reinterpret_cast<std::byte*>(v.data());
-    b.bytes = v.size() * sizeof(T);
-    return b;
 }
 
 TEST(TmatmulText, BiasThenAccumulateThenGemvGiveTheDecidedSums)

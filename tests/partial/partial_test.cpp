@@ -15,6 +15,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -281,14 +282,7 @@ TEST(TpartialText, PartAddAndPairSumsRun)
     ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<float> x(128), y(128), z(128), p(128);
     for (int i = 0; i < 128; ++i) x[size_t(i)] = float(i % 13) - 6.5f, y[size_t(i)] = float(i % 5) * 0.25f;
-    const auto bind = [](const char* name, std::vector<float>& v) {
-        as::ArgumentBinding b;
-        b.name = name;
-        b.data = reinterpret_cast<std::byte*>(v.data());
-        b.bytes = v.size() * 4;
-        return b;
-    };
-    const as::RunResult r = as::run(parsed.module, {bind("x", x), bind("y", y), bind("z", z), bind("p", p)}, {});
+    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("y", y), argument("z", z), argument("p", p)}, {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     for (int row = 0; row < 8; ++row)
         for (int c = 0; c < 16; ++c) {

@@ -15,6 +15,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -197,14 +198,7 @@ TEST(ArgReduceText, RowValuesAndIndicesRunAndCheck)
     std::vector<float> x(8 * 32), v(8);
     std::vector<int32_t> idx(8);
     for (auto& e : x) e = random_element<float>(rng);
-    const auto bind = [](const char* name, void* data, size_t bytes) {
-        as::ArgumentBinding b;
-        b.name = name;
-        b.data = static_cast<std::byte*>(data);
-        b.bytes = bytes;
-        return b;
-    };
-    const as::RunResult r = as::run(parsed.module, {bind("x", x.data(), x.size() * 4), bind("v", v.data(), 32), bind("i", idx.data(), 32)}, {});
+    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("v", v), argument("i", idx)}, {});
     ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
     for (int row = 0; row < 8; ++row) {
         const std::vector<float> line(x.begin() + row * 32, x.begin() + row * 32 + 32);

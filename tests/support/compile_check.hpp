@@ -3,12 +3,16 @@
 // and the test reads what it reported.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace pto::test {
 
@@ -43,6 +47,22 @@ inline int occurrences(const std::string& text, const std::string& what)
     int n = 0;
     for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
+}
+
+// Compiles `folder`/compile_fail/illegal_<target>.cpp for `target` and expects exactly `rules`: each code
+// reported that many times as a static assertion, and no other error.
+inline void expect_static_rules(const std::string& folder, const std::string& target,
+                                const std::vector<std::pair<std::string, int>>& rules)
+{
+    const auto compiled = compile_for_target(target, folder + "/compile_fail/illegal_" + target + ".cpp");
+    if (!compiled) GTEST_SKIP() << "no C++ compiler to run";
+    EXPECT_NE(compiled->status, 0);
+    int errors = 0;
+    for (const auto& [rule, n] : rules) {
+        EXPECT_EQ(occurrences(compiled->output, "error: static assertion failed: " + rule + ":"), n) << rule << "\n" << compiled->output;
+        errors += n;
+    }
+    EXPECT_EQ(occurrences(compiled->output, "error:"), errors) << compiled->output;
 }
 
 }  // namespace pto::test

@@ -57,6 +57,9 @@ const OpInfo kOtherOps[] = {
     other("pto.set_validshape", OpClass::View, 3, 3, kTileScalar),
     other("pto.treshape", OpClass::View, 1, 1, kTile),
     other("pto.subset", OpClass::View, 1, kMany, kTileScalar),
+    other("pto.subview", OpClass::View, 3, 4, kTileScalar),
+    other("pto.tsubview", OpClass::View, 3, 4, kTileScalar),
+    other("pto.talias", OpClass::View, 1, 2, kTile),
     // Block queries.
     other("pto.get_block_idx", OpClass::Query, 0, 0, kScalar),
     other("pto.get_block_num", OpClass::Query, 0, 0, kScalar),

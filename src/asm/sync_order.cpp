@@ -168,7 +168,8 @@ const Value* root_of(const Value* v)
 {
     for (int hops = 0; v && hops < 1000; ++hops) {
         if (const Operation* def = v->defining_op) {
-            const bool alias = def->name == "pto.treshape" || def->name == "pto.subset" ||
+            const bool alias = def->name == "pto.treshape" || def->name == "pto.subset" || def->name == "pto.subview" ||
+                               def->name == "pto.tsubview" || def->name == "pto.talias" ||
                                def->name == "pto.partition_view" || def->name == "pto.make_tensor_view";
             if (!alias || def->operands.empty()) return v;
             v = def->operands[0];

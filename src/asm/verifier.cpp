@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include <pto/engine/legality.hpp>
+#include <pto/engine/ops/layout.hpp>
 #include <pto/profile/rules.hpp>
 
 #include "asm/diagnostics.hpp"
@@ -15,6 +16,9 @@
 namespace pto::as {
 
 namespace {
+
+// The view operations that may rebind a destination given in `outs(...)` instead of defining a result.
+bool views_into_destination(std::string_view name) { return name == "pto.subview" || name == "pto.tsubview" || name == "pto.talias"; }
 
 class Verifier {
 public:
@@ -98,7 +102,7 @@ private:
         }
         if (info->cls == OpClass::Tile) return verify_instruction(op, *info);
         // Only a tile instruction writes into destinations it is given; any other operation defines results.
-        if (op.num_outputs > 0)
+        if (op.num_outputs > 0 && !views_into_destination(op.name))
             error(codes::kDestinations, op, "only tile instructions take destinations", "results, no outs(...)",
                   std::to_string(op.num_outputs) + " destination" + (op.num_outputs == 1 ? "" : "s"));
         const std::size_t n = op.operands.size();
@@ -123,11 +127,25 @@ private:
             else if (!module_.find_function(callee->text()))
                 error(codes::kUnknownCallee, op, "call of an unknown function", "a function of this module", "@" + callee->text());
         }
+        if (views_into_destination(op.name)) verify_view(op);
         if (op.name == "pto.alloc_tile") {
             if (op.results.size() != 1) error(codes::kStructResultCount, op, "wrong number of results", "1", std::to_string(op.results.size()));
             else if (!op.results[0]->type.is<TileType>()) error(codes::kOperandKind, op, "result is not a tile", "a tile type", to_string(op.results[0]->type));
             else verify_tile_type(op, op.results[0]->type);
         }
+    }
+
+    // pto.subview / pto.talias: the view's rules on the types (the position is the run's to check).
+    void verify_view(const Operation& op)
+    {
+        const std::size_t inputs = op.inputs().size();
+        const Type view_type = op.num_outputs ? op.operand_type(inputs) : (op.results.empty() ? Type{} : op.results[0]->type);
+        const auto src = tile_descriptor(op.operand_type(0));
+        const auto dst = tile_descriptor(view_type);
+        if (!src || !dst) return;
+        FindingsAt sink(*this, op);
+        if (op.name == "pto.talias") engine::check_talias(profile_, *dst, *src, sink);
+        else engine::check_tsubview(profile_, *dst, *src, 0, 0, sink);
     }
 
     void verify_instruction(const Operation& op, const OpInfo& info)

@@ -37,7 +37,12 @@ bool same_mapping(const TileDesc& a, const TileDesc& b)
 
 TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot)
 {
-    if (same_mapping(src, dst) || !shares_bytes(src, dst)) return src;
+    return same_mapping(src, dst) ? src : source_apart_from(src, dst, slot);
+}
+
+TileDesc source_apart_from(const TileDesc& src, const TileDesc& dst, int slot)
+{
+    if (!shares_bytes(src, dst)) return src;
 
     TileDesc copy = src;
     copy.slayout = SLayout::NoneBox;

@@ -18,4 +18,8 @@ bool same_mapping(const TileDesc& a, const TileDesc& b);
 // kernel's contiguous fast path still applies. `slot` (0 to 3) keeps the sources' copies apart.
 TileDesc readable_source(const TileDesc& src, const TileDesc& dst, int slot);
 
+// The same for kernels that move elements between positions (shuffles, concatenations): `src` is copied
+// whenever it shares any byte with dst, even through the same mapping.
+TileDesc source_apart_from(const TileDesc& src, const TileDesc& dst, int slot);
+
 }  // namespace pto::engine

@@ -1,4 +1,5 @@
-// The layout instructions: TTRANS, TRESHAPE, TFILLPAD with TFILLPAD_INPLACE and TFILLPAD_EXPAND
+// The layout instructions: TTRANS, TRESHAPE, TFILLPAD with TFILLPAD_INPLACE and TFILLPAD_EXPAND, TCONCAT,
+// TINTERLEAVE, TDEINTERLEAVE, TPACK, and the views TSUBVIEW (SUBVIEW) and TALIAS
 // (pto/engine/ops/layout.hpp has the semantics).
 #pragma once
 
@@ -105,6 +106,157 @@ template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
 PTO_INST RecordEvent TFILLPAD_EXPAND(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
 {
     return TFILLPAD<TFillPadMode::Expand>(dst, src, events...);
+}
+
+namespace detail::layout {
+
+template <typename... Tiles>
+constexpr bool rearrange_tiles_ok = (rules::rearrange_tile_ok(Tiles::Loc, Tiles::BFractal, Tiles::SFractal) && ...);
+
+template <typename First, typename... Tiles>
+constexpr bool rearrange_dtypes_ok = rules::rearrange_dtype_ok(engine::dtype_of<typename First::DType>) &&
+                                     (std::is_same_v<typename First::DType, typename Tiles::DType> && ...);
+
+}  // namespace detail::layout
+
+// TCONCAT(dst, src0, src1): each row of dst is src0's valid row followed by src1's.
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents,
+          std::enable_if_t<all_events_v<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TCONCAT(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events)
+{
+    static_assert(detail::layout::rearrange_tiles_ok<TileDataDst, TileDataSrc0, TileDataSrc1>,
+                  "LEGAL_TCONCAT_LAYOUT: TCONCAT takes row-major Vec tiles");
+    static_assert(detail::layout::rearrange_dtypes_ok<TileDataDst, TileDataSrc0, TileDataSrc1>,
+                  "LEGAL_TCONCAT_DTYPE: one element type: 8-, 16-, 32-bit integers, f16, bf16 or f32");
+    WaitAllEvents(events...);
+    engine::tconcat(dst.desc(), src0.desc(), src1.desc(), nullptr);
+    return {};
+}
+
+// TCONCAT(dst, src0, src1, src0Idx, src1Idx): row r takes src0Idx(r, 0) bytes of src0's row and
+// src1Idx(r, 0) bytes of src1's.
+template <typename DstTile, typename Src0Tile, typename Src1Tile, typename Src0IdxTile, typename Src1IdxTile, typename... WaitEvents,
+          std::enable_if_t<is_tile_data_v<Src0IdxTile> && is_tile_data_v<Src1IdxTile> && all_events_v<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, Src0IdxTile& src0Idx, Src1IdxTile& src1Idx,
+                             WaitEvents&... events)
+{
+    static_assert(detail::layout::rearrange_tiles_ok<DstTile, Src0Tile, Src1Tile>, "LEGAL_TCONCAT_LAYOUT: TCONCAT takes row-major Vec tiles");
+    static_assert(detail::layout::rearrange_dtypes_ok<DstTile, Src0Tile, Src1Tile>,
+                  "LEGAL_TCONCAT_DTYPE: one element type: 8-, 16-, 32-bit integers, f16, bf16 or f32");
+    static_assert(rules::concat_index_dtype_ok(engine::dtype_of<typename Src0IdxTile::DType>) &&
+                      std::is_same_v<typename Src0IdxTile::DType, typename Src1IdxTile::DType>,
+                  "LEGAL_TCONCAT_INDEX_DTYPE: the length tiles hold one 8-, 16- or 32-bit integer type");
+    WaitAllEvents(events...);
+    const engine::TileDesc a = src0Idx.desc(), b = src1Idx.desc();
+    const engine::ConcatLengths lengths{nullptr, &a, &b};
+    engine::tconcat(dst.desc(), src0.desc(), src1.desc(), &lengths);
+    return {};
+}
+
+// TCONCAT(dst, src0, src1, dstIdx, src0Idx, src1Idx): as above, dstIdx(r, 0) receiving row r's bytes.
+template <typename DstTile, typename Src0Tile, typename Src1Tile, typename DstIdxTile, typename Src0IdxTile, typename Src1IdxTile,
+          typename... WaitEvents, std::enable_if_t<is_tile_data_v<Src1IdxTile> && all_events_v<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, DstIdxTile& dstIdx, Src0IdxTile& src0Idx,
+                             Src1IdxTile& src1Idx, WaitEvents&... events)
+{
+    static_assert(detail::layout::rearrange_tiles_ok<DstTile, Src0Tile, Src1Tile>, "LEGAL_TCONCAT_LAYOUT: TCONCAT takes row-major Vec tiles");
+    static_assert(detail::layout::rearrange_dtypes_ok<DstTile, Src0Tile, Src1Tile>,
+                  "LEGAL_TCONCAT_DTYPE: one element type: 8-, 16-, 32-bit integers, f16, bf16 or f32");
+    static_assert(rules::concat_index_dtype_ok(engine::dtype_of<typename Src0IdxTile::DType>) &&
+                      std::is_same_v<typename Src0IdxTile::DType, typename Src1IdxTile::DType> &&
+                      std::is_same_v<typename Src0IdxTile::DType, typename DstIdxTile::DType>,
+                  "LEGAL_TCONCAT_INDEX_DTYPE: the length tiles hold one 8-, 16- or 32-bit integer type");
+    WaitAllEvents(events...);
+    const engine::TileDesc out = dstIdx.desc(), a = src0Idx.desc(), b = src1Idx.desc();
+    const engine::ConcatLengths lengths{&out, &a, &b};
+    engine::tconcat(dst.desc(), src0.desc(), src1.desc(), &lengths);
+    return {};
+}
+
+// TINTERLEAVE(dst1, dst0, src1, src0): note the order, second halves first.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TINTERLEAVE(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0, WaitEvents&... events)
+{
+    static_assert(detail::layout::rearrange_tiles_ok<TileDataDst, TileDataSrc>, "LEGAL_TINTERLEAVE_LAYOUT: row-major Vec tiles");
+    static_assert(detail::layout::rearrange_dtypes_ok<TileDataDst, TileDataSrc>,
+                  "LEGAL_TINTERLEAVE_DTYPE: one element type: 8-, 16-, 32-bit integers, f16, bf16 or f32");
+    WaitAllEvents(events...);
+    engine::tinterleave(dst0.desc(), dst1.desc(), src0.desc(), src1.desc());
+    return {};
+}
+
+// TDEINTERLEAVE(dst1, dst0, src1, src0): the two halves of an interleaved stream.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents, std::enable_if_t<all_events_v<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TDEINTERLEAVE(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0, WaitEvents&... events)
+{
+    static_assert(detail::layout::rearrange_tiles_ok<TileDataDst, TileDataSrc>, "LEGAL_TDEINTERLEAVE_LAYOUT: row-major Vec tiles");
+    static_assert(detail::layout::rearrange_dtypes_ok<TileDataDst, TileDataSrc>,
+                  "LEGAL_TDEINTERLEAVE_DTYPE: one element type: 8-, 16-, 32-bit integers, f16, bf16 or f32");
+    WaitAllEvents(events...);
+    const engine::TileDesc second = src1.desc();
+    engine::tdeinterleave(dst0.desc(), dst1.desc(), src0.desc(), &second);
+    return {};
+}
+
+// TDEINTERLEAVE(dst1, dst0, src): one interleaved source.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents, std::enable_if_t<all_events_v<WaitEvents...>, int> = 0>
+PTO_INST RecordEvent TDEINTERLEAVE(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src, WaitEvents&... events)
+{
+    static_assert(detail::layout::rearrange_tiles_ok<TileDataDst, TileDataSrc>, "LEGAL_TDEINTERLEAVE_LAYOUT: row-major Vec tiles");
+    static_assert(detail::layout::rearrange_dtypes_ok<TileDataDst, TileDataSrc>,
+                  "LEGAL_TDEINTERLEAVE_DTYPE: one element type: 8-, 16-, 32-bit integers, f16, bf16 or f32");
+    WaitAllEvents(events...);
+    engine::tdeinterleave(dst0.desc(), dst1.desc(), src.desc(), nullptr);
+    return {};
+}
+
+// TPACK(dst, src): the valid region in dst's element type (integers keep their low bytes).
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TPACK(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events)
+{
+    static_assert(detail::layout::rearrange_tiles_ok<TileDataDst, TileDataSrc>, "LEGAL_TPACK_LAYOUT: TPACK takes row-major Vec tiles");
+    static_assert(rules::tpack_dtype_ok(engine::dtype_of<typename TileDataDst::DType>, engine::dtype_of<typename TileDataSrc::DType>),
+                  "LEGAL_TPACK_DTYPE: integers into integers or floats into floats");
+    WaitAllEvents(events...);
+    engine::tpack(dst.desc(), src.desc());
+    return {};
+}
+
+// TSUBVIEW(dst, src, rowIdx, colIdx): dst becomes a view of src from (rowIdx, colIdx) on, with src's
+// capacity and pitch; dst's own valid region is what it views.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TSUBVIEW(TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<TileDataDst> && is_tile_data_v<TileDataSrc>, "TSUBVIEW takes Tiles");
+    static_assert(rules::subview_tiles_ok(TileDataDst::Loc, TileDataSrc::Loc, TileDataDst::Rows, TileDataDst::Cols, TileDataSrc::Rows,
+                                          TileDataSrc::Cols, TileDataDst::BFractal, TileDataSrc::BFractal, TileDataDst::SFractal,
+                                          TileDataSrc::SFractal),
+                  "LEGAL_TSUBVIEW_TILE: a subview has its source's memory, capacity and layout");
+    WaitAllEvents(events...);
+    const int64_t offset = engine::subview_byte_offset(dst.desc(), src.desc(), rowIdx, colIdx);
+    dst.view_bytes(reinterpret_cast<std::byte*>(src.data()) + offset, src.storage_owner());
+    return {};
+}
+
+// SUBVIEW: TSUBVIEW's other public name.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent SUBVIEW(TileDataDst& dst, TileDataSrc& src, uint16_t rowIdx, uint16_t colIdx, WaitEvents&... events)
+{
+    return TSUBVIEW(dst, src, rowIdx, colIdx, events...);
+}
+
+// TALIAS(dst, src): dst becomes a second view of src's bytes, as its own type and shape.
+template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
+PTO_INST RecordEvent TALIAS(TileDataDst& dst, TileDataSrc& src, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<TileDataDst> && is_tile_data_v<TileDataSrc>, "TALIAS takes Tiles");
+    static_assert(TileDataDst::Loc == TileDataSrc::Loc, "LEGAL_TALIAS_LOCATION: an alias stays in its source's memory");
+    static_assert(rules::talias_size_ok(int64_t(TileDataDst::SizeInBytes), int64_t(TileDataSrc::SizeInBytes)),
+                  "LEGAL_TALIAS_SIZE: an alias fits in its source's bytes");
+    WaitAllEvents(events...);
+    engine::require_talias(dst.desc(), src.desc());
+    dst.view_bytes(reinterpret_cast<std::byte*>(src.data()), src.storage_owner());
+    return {};
 }
 
 }  // namespace pto

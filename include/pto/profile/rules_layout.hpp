@@ -51,4 +51,53 @@ constexpr bool tfillpad_location_ok(TileType loc, BLayout b, SLayout s, PadValue
     return loc == TileType::Mat && b == BLayout::ColMajor && s == SLayout::RowMajor && pad == PadValue::Zero;
 }
 
+// Rule LEGAL_TCONCAT_DTYPE / LEGAL_TINTERLEAVE_DTYPE / LEGAL_TDEINTERLEAVE_DTYPE: 8-, 16- or 32-bit
+// integers, f16, bf16 or f32, one type in every data tile.
+constexpr bool rearrange_dtype_ok(engine::DType t)
+{
+    using engine::DType;
+    switch (t) {
+        case DType::I8: case DType::U8: case DType::I16: case DType::U16: case DType::I32: case DType::U32:
+        case DType::F16: case DType::BF16: case DType::F32: return true;
+        default: return false;
+    }
+}
+
+// Rule LEGAL_<op>_LAYOUT of TCONCAT, TINTERLEAVE, TDEINTERLEAVE and TPACK: Vec tiles, row-major and
+// unboxed.
+constexpr bool rearrange_tile_ok(TileType loc, BLayout b, SLayout s)
+{
+    return loc == TileType::Vec && b == BLayout::RowMajor && s == SLayout::NoneBox;
+}
+
+// Rule LEGAL_TCONCAT_INDEX_DTYPE: TCONCAT's length tiles hold 8-, 16- or 32-bit integers, one type.
+constexpr bool concat_index_dtype_ok(engine::DType t)
+{
+    using engine::DType;
+    return t == DType::I8 || t == DType::U8 || t == DType::I16 || t == DType::U16 || t == DType::I32 || t == DType::U32;
+}
+
+// Rule LEGAL_TPACK_DTYPE: TPACK moves integers into integers (kept to dst's width) or floats into floats
+// (rounded to nearest even); integer <-> float is TCVT's job.
+constexpr bool tpack_dtype_ok(engine::DType dst, engine::DType src)
+{
+    const bool int_dst = concat_index_dtype_ok(dst), int_src = concat_index_dtype_ok(src);
+    const auto is_float = [](engine::DType t) {
+        return t == engine::DType::F16 || t == engine::DType::BF16 || t == engine::DType::F32;
+    };
+    return (int_dst && int_src) || (is_float(dst) && is_float(src));
+}
+
+// Rule LEGAL_TSUBVIEW_TILE: a subview is a tile of the source's memory, capacity and layout (the view
+// keeps the source's row pitch).
+constexpr bool subview_tiles_ok(TileType dst_loc, TileType src_loc, int dst_rows, int dst_cols, int src_rows, int src_cols,
+                                BLayout dst_b, BLayout src_b, SLayout dst_s, SLayout src_s)
+{
+    return dst_loc == src_loc && dst_rows == src_rows && dst_cols == src_cols && dst_b == src_b && dst_s == src_s;
+}
+
+// Rule LEGAL_TALIAS_LOCATION / LEGAL_TALIAS_SIZE: an alias stays in the source's memory and fits in
+// its bytes.
+constexpr bool talias_size_ok(int64_t dst_bytes, int64_t src_bytes) { return dst_bytes <= src_bytes; }
+
 }  // namespace pto::rules

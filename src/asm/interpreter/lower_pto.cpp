@@ -2,6 +2,7 @@
 // metadata, block queries, and synchronisation.
 #include <pto/common/event.hpp>
 #include <pto/engine/instructions.hpp>
+#include <pto/engine/ops/layout.hpp>
 #include <pto/engine/pipes.hpp>
 #include <pto/runtime/memory.hpp>
 #include <pto/runtime/sync.hpp>
@@ -153,6 +154,34 @@ void Lowerer::lower_view(const Operation& op, Body& body)
                                 std::to_string(in.bytes()), std::to_string(proto.bytes()), location_of(*module, *where)});
             engine::TileDesc t = proto;
             t.data = in.data;
+            f.slots[d].tile = t;
+        });
+    }
+
+    if (op.name == "pto.subview" || op.name == "pto.tsubview" || op.name == "pto.talias") {
+        // A view of the source's bytes, as an SSA result or (DPS) rebinding the destination given.
+        const bool subview = op.name != "pto.talias";
+        const std::size_t inputs = op.inputs().size();
+        if (inputs != (subview ? 3u : 1u) || op.num_outputs + op.results.size() != 1)
+            fail(op, codes::kBadOperand, op.name + " operands", subview ? "a tile, a row and a column; one result" : "a tile; one result");
+        const engine::TileDesc proto = tile_prototype(op, op.num_outputs ? operand_type(op, inputs) : result_type(op, 0));
+        const int src = slot(op.operands.at(0));
+        const int row = subview ? slot(op.operands.at(1)) : -1, col = subview ? slot(op.operands.at(2)) : -1;
+        const bool dps = op.num_outputs > 0;
+        const int d = dps ? slot(op.operands.at(inputs)) : define(op.results.at(0).get());
+        return add([=](Frame& f) {
+            const engine::TileDesc& in = f.slots[src].tile;
+            engine::TileDesc t = proto;
+            if (dps) {  // the destination keeps the valid region it was given at run time
+                t.valid_rows = f.slots[d].tile.valid_rows;
+                t.valid_cols = f.slots[d].tile.valid_cols;
+            }
+            if (subview) {
+                t.data = in.data + engine::subview_byte_offset(t, in, f.slots[row].i, f.slots[col].i);
+            } else {
+                engine::require_talias(t, in);
+                t.data = in.data;
+            }
             f.slots[d].tile = t;
         });
     }

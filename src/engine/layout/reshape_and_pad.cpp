@@ -4,6 +4,7 @@
 #include <pto/engine/ops/layout.hpp>
 #include <pto/profile/rules_layout.hpp>
 #include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
 
 #include <cstring>
 #include <string>
@@ -61,6 +62,7 @@ void tfillpad(const TileDesc& dst, const TileDesc& src_tile, TFillPadMode mode, 
     StopAtFirstFinding stop;
     check_tfillpad(runtime::active_profile(), dst, src_tile, mode, pad, stop);
     require_written(src_tile, "src");
+    runtime::require_tile_bytes(dst.data, dst.bytes(), "its capacity, which the padding fills,", "dst");
     TileDesc src = src_tile;
     thread_local std::vector<std::byte> staged;
     if (src.data != dst.data || src.rows != dst.rows) {  // another view of the same bytes: read it all first

@@ -1,5 +1,5 @@
 // TGATHER: gather by an index tile, select by a mask pattern, or gather the positions that pass a
-// per-row comparison. The rules the tile types decide are checked here for PTO_TARGET; the engine
+// per-row comparison; its inverse TSCATTER (index and mask-pattern forms); TGATHERB (32-byte blocks). The rules the tile types decide are checked here for PTO_TARGET; the engine
 // checks all of them again at run time (valid shapes may be DYNAMIC).
 #pragma once
 
@@ -151,6 +151,63 @@ PTO_INST RecordEvent TGATHER(TileDataD& dst, TileDataS& src0, TileDataS1& k_valu
     WaitAllEvents(events...);
     const engine::TileDesc tmp_desc = tmp.desc();
     engine::tgather_compare(dst.desc(), src0.desc(), k_value.desc(), cdst.desc(), &tmp_desc, cmpMode, offset);
+    return {};
+}
+
+// TSCATTER(dst, src, indexes): dst cleared, then dst's element indexes(i, j) = src(i, j).
+template <typename TileDataD, typename TileDataS, typename TileDataI, typename... WaitEvents>
+    requires(is_tile_data_v<TileDataI> && detail::tgather::no_tiles_v<WaitEvents...>)
+PTO_INST RecordEvent TSCATTER(TileDataD& dst, TileDataS& src, TileDataI& indexes, WaitEvents&... events)
+{
+    constexpr const profile::Profile& p = profile::kProfile;
+    static_assert(rules::tscatter_tile_ok(TileDataD::Loc, TileDataD::BFractal, TileDataD::SFractal) &&
+                      rules::tscatter_tile_ok(TileDataS::Loc, TileDataS::BFractal, TileDataS::SFractal) &&
+                      rules::tscatter_tile_ok(TileDataI::Loc, TileDataI::BFractal, TileDataI::SFractal),
+                  "LEGAL_TSCATTER_LAYOUT: TSCATTER takes row-major Vec tiles");
+    static_assert(rules::tscatter_dtype_ok(p, detail::tgather::tile_dtype_v<TileDataD>) &&
+                      std::is_same_v<typename TileDataD::DType, typename TileDataS::DType>,
+                  "LEGAL_TSCATTER_DTYPE: dst and src have one element type the target scatters");
+    static_assert(rules::tscatter_indices_dtype_ok(detail::tgather::tile_dtype_v<TileDataD>, detail::tgather::tile_dtype_v<TileDataI>),
+                  "LEGAL_TSCATTER_INDICES_DTYPE: 32-bit indices for 4- and 8-byte data, 16-bit ones for 1- and 2-byte data");
+    WaitAllEvents(events...);
+    engine::tscatter_index(dst.desc(), src.desc(), indexes.desc());
+    return {};
+}
+
+// TSCATTER<maskPattern, ScatterType>(dst, src): dst cleared, src's elements spread to the positions the
+// pattern keeps, along the rows (SCATTER_ROW) or the columns (SCATTER_COL).
+template <MaskPattern maskPattern = MaskPattern::P1111, auto ScatterType = ScatterAxis::SCATTER_ROW, typename DstTileData,
+          typename SrcTileData, typename... WaitEvents>
+    requires(detail::tgather::no_tiles_v<WaitEvents...>)
+PTO_INST RecordEvent TSCATTER(DstTileData& dst, SrcTileData& src, WaitEvents&... events)
+{
+    static_assert(std::is_same_v<decltype(ScatterType), ScatterAxis>, "TSCATTER: ScatterType must be a ScatterAxis");
+    static_assert(rules::tscatter_tile_ok(DstTileData::Loc, DstTileData::BFractal, DstTileData::SFractal) &&
+                      rules::tscatter_tile_ok(SrcTileData::Loc, SrcTileData::BFractal, SrcTileData::SFractal),
+                  "LEGAL_TSCATTER_LAYOUT: TSCATTER takes row-major Vec tiles");
+    static_assert(rules::tscatter_dtype_ok(profile::kProfile, detail::tgather::tile_dtype_v<DstTileData>) &&
+                      std::is_same_v<typename DstTileData::DType, typename SrcTileData::DType>,
+                  "LEGAL_TSCATTER_DTYPE: dst and src have one element type the target scatters");
+    WaitAllEvents(events...);
+    engine::tscatter_mask(dst.desc(), src.desc(), maskPattern, ScatterType);
+    return {};
+}
+
+// TGATHERB(dst, src, offset): dst's 32-byte blocks copied from src at the byte offsets.
+template <typename TileDataDst, typename TileDataSrc, typename TileDataOffset, typename... WaitEvents>
+PTO_INST RecordEvent TGATHERB(TileDataDst& dst, TileDataSrc& src, TileDataOffset& offset, WaitEvents&... events)
+{
+    static_assert(TileDataDst::Loc == TileType::Vec && TileDataSrc::Loc == TileType::Vec && TileDataOffset::Loc == TileType::Vec,
+                  "LEGAL_TGATHERB_LOCATION: TGATHERB takes Vec tiles");
+    static_assert(rules::tgather_layout_ok(TileDataDst::BFractal, TileDataDst::SFractal) &&
+                      rules::tgather_layout_ok(TileDataOffset::BFractal, TileDataOffset::SFractal),
+                  "LEGAL_TGATHERB_LAYOUT: dst and the offsets are row-major");
+    static_assert(rules::tgatherb_dtype_ok(detail::tgather::tile_dtype_v<TileDataDst>, detail::tgather::tile_dtype_v<TileDataSrc>),
+                  "LEGAL_TGATHERB_DTYPE: 8-, 16-, 32-bit integers, f16, bf16 or f32, one size in dst and src");
+    static_assert(rules::tgatherb_offset_dtype_ok(detail::tgather::tile_dtype_v<TileDataOffset>),
+                  "LEGAL_TGATHERB_OFFSET_DTYPE: the offsets are 32-bit byte offsets");
+    WaitAllEvents(events...);
+    engine::tgatherb(dst.desc(), src.desc(), offset.desc());
     return {};
 }
 

@@ -186,4 +186,45 @@ constexpr int tgather_vector_length(int valid_rows, int valid_cols)
     return valid_rows == 0 || valid_cols == 0 ? 0 : -1;
 }
 
+// --- TSCATTER: the index form dst[indices(i, j)] = src(i, j), and the mask-pattern form ---------------
+
+// Rule LEGAL_TSCATTER_DTYPE: 8-, 16-, 32-bit integers, f16, bf16 and f32; A5 also 64-bit integers; dst
+// and src of one type.
+constexpr bool tscatter_dtype_ok(const profile::Profile& p, engine::DType t)
+{
+    using engine::DType;
+    const bool common = t == DType::I8 || t == DType::U8 || t == DType::I16 || t == DType::U16 || t == DType::I32 ||
+                        t == DType::U32 || t == DType::F16 || t == DType::BF16 || t == DType::F32;
+    return gather_detail::on_profile(p, common, common || t == DType::I64 || t == DType::U64);
+}
+
+// Rule LEGAL_TSCATTER_INDICES_DTYPE: int16, uint16, int32 or uint32 indices of the width the data asks
+// for: 4-byte indices for 4- and 8-byte data, 2-byte indices for 1- and 2-byte data.
+constexpr bool tscatter_indices_dtype_ok(engine::DType data, engine::DType indices)
+{
+    using engine::DType;
+    const bool wide = indices == DType::I32 || indices == DType::U32, narrow = indices == DType::I16 || indices == DType::U16;
+    return engine::dtype_bits(data) >= 32 ? wide : narrow;
+}
+
+// Rule LEGAL_TSCATTER_LAYOUT: plain row-major Vec tiles.
+constexpr bool tscatter_tile_ok(TileType loc, BLayout b, SLayout s) { return loc == TileType::Vec && tgather_layout_ok(b, s); }
+
+// --- TGATHERB: 32-byte blocks of src at byte offsets ---------------------------------------------------
+
+// Rule LEGAL_TGATHERB_DTYPE: 8-, 16-, 32-bit integers, f16, bf16 or f32, one size in dst and src (blocks
+// move as bytes).
+constexpr bool tgatherb_dtype_ok(engine::DType dst, engine::DType src)
+{
+    using engine::DType;
+    const auto listed = [](DType t) {
+        return t == DType::I8 || t == DType::U8 || t == DType::I16 || t == DType::U16 || t == DType::I32 || t == DType::U32 ||
+               t == DType::F16 || t == DType::BF16 || t == DType::F32;
+    };
+    return listed(dst) && listed(src) && engine::dtype_bits(dst) == engine::dtype_bits(src);
+}
+
+// Rule LEGAL_TGATHERB_OFFSET_DTYPE: the offsets are uint32 byte offsets.
+constexpr bool tgatherb_offset_dtype_ok(engine::DType t) { return t == engine::DType::U32 || t == engine::DType::I32; }
+
 }  // namespace pto::rules

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/definition.hpp"
+#include "engine/gather/pattern_attribute.hpp"
 
 namespace pto::engine {
 
@@ -29,12 +30,6 @@ constexpr Form kTgatherForms[] = {
     {kCompareSources, kCompareDestinations},
 };
 
-constexpr std::string_view kPatternKeys[] = {"maskPattern", "mask_pattern", "pattern"};
-constexpr AttributeValue kPatternValues[] = {
-    spelling("p0101", MaskPattern::P0101), spelling("p1010", MaskPattern::P1010), spelling("p0001", MaskPattern::P0001),
-    spelling("p0010", MaskPattern::P0010), spelling("p0100", MaskPattern::P0100), spelling("p1000", MaskPattern::P1000),
-    spelling("p1111", MaskPattern::P1111),
-};
 constexpr std::string_view kAxisKeys[] = {"axis", "gatherAxis", "gather_axis"};
 constexpr AttributeValue kAxisValues[] = {
     spelling("row", GatherAxis::GATHER_ROW), spelling("gather_row", GatherAxis::GATHER_ROW),
@@ -47,7 +42,7 @@ constexpr AttributeValue kCmpValues[] = {
 };
 constexpr std::string_view kOffsetKeys[] = {"offset"};
 constexpr AttributeSpec kTgatherAttributes[] = {
-    {kPatternKeys, kPatternValues, int32_t(MaskPattern::P1111)},
+    {gather::kPatternKeys, gather::kPatternValues, int32_t(MaskPattern::P1111)},
     {kAxisKeys, kAxisValues, int32_t(GatherAxis::GATHER_ROW)},
     {kCmpKeys, kCmpValues, int32_t(CmpMode::GT)},
     {kOffsetKeys, {}, 0},

@@ -1,4 +1,4 @@
-// Engine entry points of TGATHER. Both front doors call these: each validates its operands against
+// Engine entry points of TGATHER, TSCATTER and TGATHERB. Both front doors call these: each validates its operands against
 // the active profile on its own (LEGAL_TGATHER_* diagnostics, the check_* functions below), then runs
 // the kernel for the element type once. Every operand is a Vec tile; tmp tiles are accepted for the targets that need them and are
 // neither read nor written.
@@ -50,5 +50,27 @@ void check_tgather_mask(const profile::Profile& p, const TileDesc& dst, const Ti
                         LegalitySink& sink);
 void check_tgather_compare(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& k_value,
                            const TileDesc& cdst, const TileDesc* tmp, CmpMode mode, LegalitySink& sink);
+
+// TSCATTER, index form: dst's whole capacity is cleared, then for each (i, j) of the indices' valid
+// region (row-major; of equal indices the later wins) dst's element number indices(i, j), counting its
+// capacity Rows x Cols in row-major order, becomes src(i, j). Indices read as unsigned; one past the
+// capacity is RUN_SCATTER_INDEX (both modes: no write leaves dst).
+void tscatter_index(const TileDesc& dst, const TileDesc& src, const TileDesc& indices);
+void check_tscatter_index(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& indices,
+                          LegalitySink& sink);
+
+// TSCATTER, mask-pattern form (TGATHER's inverse): dst's whole capacity is cleared, then SCATTER_ROW
+// puts src(r, j) at dst(r, first + step * j) (src's valid columns: the kept positions of dst's), and
+// SCATTER_COL puts src(i, c) at dst(first + step * i, c) (src's valid rows: the kept rows of dst's).
+void tscatter_mask(const TileDesc& dst, const TileDesc& src, MaskPattern pattern, ScatterAxis axis);
+void check_tscatter_mask(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, MaskPattern pattern,
+                         ScatterAxis axis, LegalitySink& sink);
+
+// TGATHERB: row r of dst's valid region is cut into 32-byte blocks; block b is the 32 bytes of src from
+// byte offset offset(r, b) (a uint32 element of the offset tile). An offset whose block leaves src's
+// capacity is RUN_GATHERB_OFFSET.
+void tgatherb(const TileDesc& dst, const TileDesc& src, const TileDesc& offsets);
+void check_tgatherb(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& offsets,
+                    LegalitySink& sink);
 
 }  // namespace pto::engine

@@ -69,4 +69,20 @@ PTO_INST RecordEvent TTRI(TileData& dst, int diagonal, WaitEvents&... events)
     return {};
 }
 
+// TRANDOM<Rounds>(dst, key, counter): Philox4x32 words over dst's valid region (engine::trandom has the
+// layout); key and counter are read, not advanced.
+template <uint16_t Rounds = 10, typename DstTile, typename... WaitEvents>
+PTO_INST RecordEvent TRANDOM(DstTile& dst, TRandomKey& key, TRandomCounter& counter, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<DstTile>, "TRANDOM writes a Tile");
+    static_assert(rules::trandom_target_ok(profile::kProfile), "LEGAL_TRANDOM_TARGET: TRANDOM exists on a5");
+    static_assert(DstTile::Loc == TileType::Vec && DstTile::BFractal == BLayout::RowMajor && DstTile::SFractal == SLayout::NoneBox,
+                  "LEGAL_TRANDOM_LAYOUT: TRANDOM writes a row-major Vec tile");
+    static_assert(rules::trandom_dtype_ok(engine::dtype_of<typename DstTile::DType>), "LEGAL_TRANDOM_DTYPE: i32 or u32 words");
+    static_assert(rules::trandom_rounds_ok(Rounds), "LEGAL_TRANDOM_ROUNDS: 7 or 10 rounds");
+    WaitAllEvents(events...);
+    engine::trandom(dst.desc(), key, counter, Rounds);
+    return {};
+}
+
 }  // namespace pto

@@ -232,4 +232,26 @@ PTO_DETAIL_ARG_REDUCTION(TCOLARGMIN, rules::ReduceOp::Min, false)
 #undef PTO_DETAIL_ROW_REDUCE_CHECKS
 #undef PTO_DETAIL_REDUCE_CHECKS
 
+// THISTOGRAM<byte>(dst, src, idx): 256 ascending cumulative bin counts per row of the selected byte,
+// filtered by idx's bytes (engine::thistogram).
+template <HistByte byte, typename TileDataDst, typename TileDataSrc, typename TileDataIdx, typename... WaitEvents>
+PTO_INST RecordEvent THISTOGRAM(TileDataDst& dst, TileDataSrc& src, TileDataIdx& idx, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<TileDataDst> && is_tile_data_v<TileDataSrc> && is_tile_data_v<TileDataIdx>, "THISTOGRAM takes Tiles");
+    static_assert(rules::thistogram_target_ok(profile::kProfile), "LEGAL_THISTOGRAM_TARGET: THISTOGRAM exists on a5");
+    static_assert(rules::thistogram_dtype_ok(engine::dtype_of<typename TileDataDst::DType>, engine::dtype_of<typename TileDataSrc::DType>,
+                                             engine::dtype_of<typename TileDataIdx::DType>),
+                  "LEGAL_THISTOGRAM_DTYPE: u32 bins from a u16 or u32 source with u8 filter bytes");
+    static_assert(rules::thistogram_byte_ok(engine::dtype_of<typename TileDataSrc::DType>, byte),
+                  "LEGAL_THISTOGRAM_BYTE: a u16 source has bytes 0 and 1");
+    static_assert(rules::thistogram_layout_ok(TileDataDst::BFractal, TileDataDst::SFractal) &&
+                      rules::thistogram_layout_ok(TileDataSrc::BFractal, TileDataSrc::SFractal) &&
+                      rules::thistogram_index_layout_ok(engine::dtype_of<typename TileDataSrc::DType>, TileDataIdx::BFractal,
+                                                        TileDataIdx::SFractal, TileDataIdx::Cols),
+                  "LEGAL_THISTOGRAM_LAYOUT: dst and src row-major; a u16 source's idx one DN column, a u32 source's row-major");
+    WaitAllEvents(events...);
+    engine::thistogram(dst.desc(), src.desc(), idx.desc(), byte);
+    return {};
+}
+
 }  // namespace pto

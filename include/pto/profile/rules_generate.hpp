@@ -33,4 +33,10 @@ constexpr bool generate_layout_ok(const profile::Profile& p, BLayout b, SLayout 
     return p.target == profile::Target::Cpu || (b == BLayout::RowMajor && s == SLayout::NoneBox);
 }
 
+// Rule LEGAL_TRANDOM_DTYPE: int32 or uint32 words; LEGAL_TRANDOM_ROUNDS: 7 or 10 rounds; LEGAL_TRANDOM_TARGET:
+// the generator exists on a5 (and the cpu profile), not on a2a3.
+constexpr bool trandom_dtype_ok(engine::DType t) { return t == engine::DType::I32 || t == engine::DType::U32; }
+constexpr bool trandom_rounds_ok(int rounds) { return rounds == 7 || rounds == 10; }
+constexpr bool trandom_target_ok(const profile::Profile& p) { return p.target != profile::Target::A2A3; }
+
 }  // namespace pto::rules

@@ -109,4 +109,29 @@ constexpr bool col_arg_tmp_ok(const profile::Profile& p, engine::DType tmp, engi
     return detail::on_profile(p, tmp == src, true);
 }
 
+// Rule LEGAL_THISTOGRAM_TARGET: THISTOGRAM exists on a5 (and the cpu profile), not on a2a3.
+constexpr bool thistogram_target_ok(const profile::Profile& p) { return p.target != profile::Target::A2A3; }
+
+// Rule LEGAL_THISTOGRAM_DTYPE: u32 bins from u16 or u32 sources, u8 filter bytes.
+constexpr bool thistogram_dtype_ok(engine::DType dst, engine::DType src, engine::DType idx)
+{
+    using enum engine::DType;
+    return dst == U32 && (src == U16 || src == U32) && idx == U8;
+}
+
+// Rule LEGAL_THISTOGRAM_BYTE: a u16 source has bytes 0 and 1 only.
+constexpr bool thistogram_byte_ok(engine::DType src, HistByte byte)
+{
+    return engine::dtype_bits(src) == 32 || byte == HistByte::BYTE_0 || byte == HistByte::BYTE_1;
+}
+
+// Rule LEGAL_THISTOGRAM_LAYOUT: dst and src row-major; the filter bytes of a u16 source one DN column
+// (column-major, unboxed, one column), those of a u32 source row-major.
+constexpr bool thistogram_layout_ok(BLayout b, SLayout s) { return b == BLayout::RowMajor && s == SLayout::NoneBox; }
+constexpr bool thistogram_index_layout_ok(engine::DType src, BLayout b, SLayout s, int cols)
+{
+    if (engine::dtype_bits(src) == 16) return b == BLayout::ColMajor && s == SLayout::NoneBox && cols == 1;
+    return thistogram_layout_ok(b, s);
+}
+
 }  // namespace pto::rules

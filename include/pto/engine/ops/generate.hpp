@@ -1,4 +1,4 @@
-// Engine entry points of the instructions that write a tile from a rule: TCI and TTRI.
+// Engine entry points of the instructions that write a tile from a rule: TCI, TTRI and TRANDOM.
 #pragma once
 
 #include <cstdint>
@@ -23,5 +23,14 @@ void check_tci(const profile::Profile& p, const TileDesc& dst, const TileDesc* t
 // (upper), 0 elsewhere, in dst's type.
 void ttri(const TileDesc& dst, int64_t diagonal, int upper);
 void check_ttri(const profile::Profile& p, const TileDesc& dst, int upper, LegalitySink& sink);
+
+// TRANDOM: Philox4x32 with `rounds` rounds (7 or 10) over a 128-bit counter (counter[0] least significant)
+// and a 64-bit key, laid out as the targets' vector kernel lays it: row r of dst's valid region is cut
+// into chunks of 256 columns; chunk l uses base = counter + (r * L + l) * (Cols / 4) (L chunks per row,
+// Cols dst's capacity), lane n < 64 encrypts base + n, and its four output words go to columns
+// 256 l + 64 w + n (w = 0..3). The same key and counter give the same tile on every run and host; key
+// and counter are not advanced.
+void trandom(const TileDesc& dst, const uint32_t (&key)[2], const uint32_t (&counter)[4], int rounds);
+void check_trandom(const profile::Profile& p, const TileDesc& dst, int rounds, LegalitySink& sink);
 
 }  // namespace pto::engine

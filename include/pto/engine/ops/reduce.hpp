@@ -64,4 +64,13 @@ void check_row_reduce(const profile::Profile& p, ReduceOp op, const TileDesc& ds
 void check_col_reduce(const profile::Profile& p, ReduceOp op, const TileDesc& dst, const TileDesc& src,
                       const TileDesc* tmp, bool binary, LegalitySink& sink);
 
+// THISTOGRAM: for each valid row r of src, dst(r, b) for b < 256 is the number of that row's valid
+// elements whose byte `byte` is at most b (the ascending cumulative histogram the targets store),
+// counting only the elements whose higher bytes match the filter: a u16 source's BYTE_0 pass keeps
+// elements whose byte 1 is idx(r, 0); a u32 source's BYTE_2, BYTE_1, BYTE_0 passes keep those whose bytes
+// 3, 2, 1 (as many as the pass has above it) are idx(0, 0), idx(1, 0), idx(2, 0), for every row.
+void thistogram(const TileDesc& dst, const TileDesc& src, const TileDesc& idx, HistByte byte);
+void check_thistogram(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& idx, HistByte byte,
+                      LegalitySink& sink);
+
 }  // namespace pto::engine

@@ -1,4 +1,4 @@
-// Legality rules of TSORT32, one constexpr predicate per rule. The intrinsic checks them in
+// Legality rules of TSORT32 and TMRGSORT, one constexpr predicate per rule. The intrinsic checks them in
 // static_assert for PTO_TARGET; the engine checks the same predicates at run time against the active
 // profile and reports the rule's code. A2/A3 and A5 share every rule, and so does the cpu profile.
 #pragma once
@@ -61,6 +61,34 @@ constexpr bool tsort32_operand_shape_ok(int rows, int cols, int src_valid_rows, 
 {
     const bool index_rows = index_valid_rows == 1 || index_valid_rows >= rows;
     return src_valid_rows >= rows && index_rows && index_valid_cols >= cols;
+}
+
+// Rule LEGAL_TMRGSORT_DTYPE: (value, index) pairs of half or float values, one type in every tile.
+constexpr bool tmrgsort_dtype_ok(engine::DType t) { return t == engine::DType::F16 || t == engine::DType::F32; }
+
+// Rule LEGAL_TMRGSORT_LAYOUT: every tile is one row-major Vec row (Rows == 1).
+constexpr bool tmrgsort_tile_ok(TileType loc, BLayout b, SLayout s, int rows)
+{
+    return loc == TileType::Vec && b == BLayout::RowMajor && s == SLayout::NoneBox && rows == 1;
+}
+
+// Rule LEGAL_TMRGSORT_TMP: tmp holds every source's columns (the merge is staged there on the device).
+constexpr bool tmrgsort_tmp_ok(int64_t tmp_cols, int64_t source_cols) { return tmp_cols >= source_cols; }
+
+// Rule LEGAL_TMRGSORT_UB: the sources and tmp (or the source and dst of the one-list form) fit in UB
+// together.
+constexpr bool tmrgsort_ub_ok(const profile::Profile& p, int64_t bytes)
+{
+    return uint64_t(bytes) < profile::capacity_of(p, TileType::Vec);
+}
+
+// Rule RUN_TMRGSORT_BLOCK (one-list form): blocks of a multiple of 64 elements, the row a whole number
+// (1 to 255) of groups of four blocks.
+constexpr bool tmrgsort_block_ok(int64_t block_len, int64_t valid_cols)
+{
+    if (block_len <= 0 || block_len % 64 != 0 || valid_cols % (4 * block_len) != 0) return false;
+    const int64_t repeats = valid_cols / (4 * block_len);
+    return repeats >= 1 && repeats <= 255;
 }
 
 }  // namespace pto::rules

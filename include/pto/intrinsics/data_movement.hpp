@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <pto/comm/comm_types.hpp>
 #include <pto/common/conv_tile.hpp>
 #include <pto/common/event.hpp>
 #include <pto/common/global_tensor.hpp>
@@ -196,6 +197,29 @@ PTO_INST RecordEvent TPREFETCH(TileData& dst, GlobalData& src)
     }
     engine::tprefetch(dst.desc(), src.desc());
     return {};
+}
+
+// The compute-side context of TPREFETCH_ASYNC: the SDMA workspace the host prepared, and the session the
+// prefetch builds in it (wait on the returned event with evt.Wait(ctx.session)).
+struct PrefetchAsyncContext {
+    uint8_t* workspace{nullptr};
+    comm::AsyncSession session;
+
+    constexpr PrefetchAsyncContext() = default;
+    constexpr explicit PrefetchAsyncContext(uint8_t* workspace_) : workspace(workspace_) {}
+};
+
+// TPREFETCH_ASYNC(src, ctx): warms L2 with a contiguous global tensor (engine::tprefetch_async checks it);
+// the returned event is complete at once on the CPU.
+template <typename GlobalData, typename... WaitEvents, std::enable_if_t<all_events_v<WaitEvents...>, int> = 0>
+PTO_INST comm::AsyncEvent TPREFETCH_ASYNC(GlobalData& srcGlobalData, PrefetchAsyncContext& ctx, WaitEvents&... events)
+{
+    static_assert(!is_tile_data_v<GlobalData>, "TPREFETCH_ASYNC prefetches a GlobalTensor");
+    WaitAllEvents(events...);
+    ctx.session.engine = comm::DmaEngine::SDMA;
+    ctx.session.valid = true;
+    ctx.session.contextGm = ctx.workspace;
+    return comm::AsyncEvent(engine::tprefetch_async(srcGlobalData.desc()), comm::DmaEngine::SDMA);
 }
 
 // TSTORE<TileData, GlobalData, atomicType>(dst, src): Vec / Mat / Acc tile -> global tensor, or

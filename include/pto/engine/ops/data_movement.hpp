@@ -94,4 +94,9 @@ void check_tmov(const profile::Profile& p, const TileDesc& dst, const TileDesc& 
 void check_tmov_zz(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& tmp,
                    int grp_axis, LegalitySink& sink);
 
+// TPREFETCH_ASYNC: checks that a global tensor may be prefetched into L2 (a packed, contiguous range,
+// RUN_PREFETCH_LAYOUT; inside its allocation, RUN_GLOBAL_OOB) and returns the nonzero handle of the
+// prefetch. No data moves: L2 is not modelled, and the prefetch is complete when it returns.
+uint64_t tprefetch_async(const GlobalDesc& src);
+
 }  // namespace pto::engine

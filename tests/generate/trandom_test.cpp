@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "asm/interpreter/interpreter.hpp"
-#include "asm/parser.hpp"
-#include "asm/verifier.hpp"
 #include "support/asm_arguments.hpp"
+#include "support/rule_codes.hpp"
 #include "support/test_support.hpp"
+#include "support/text_program.hpp"
 
 using namespace pto;
 using namespace pto::test;
@@ -123,9 +122,7 @@ TEST(Trandom, SameKeyAndCounterSameNumbers)
 TEST(Trandom, Rules)
 {
     const auto code = [](profile::Target t, const engine::TileDesc& d, int rounds) {
-        engine::FirstFinding finding;
-        engine::check_trandom(profile::profile_of(t), d, rounds, finding);
-        return finding.found ? finding.first.code : std::string("none");
+        return first_code_on(t, [&](const profile::Profile& p, engine::LegalitySink& s) { engine::check_trandom(p, d, rounds, s); });
     };
     Tile<TileType::Vec, uint32_t, 1, 64> u;
     Tile<TileType::Vec, float, 1, 64> f;
@@ -156,12 +153,8 @@ TEST(TrandomText, KeyAndCounterTilesRun)
   return
 }
 )";
-    const as::ParseResult parsed = as::parse(program, "random.pto");
-    ASSERT_TRUE(parsed.ok()) << parsed.diagnostics[0].format();
-    const auto found = as::verify(parsed.module, profile::Target::A5);
-    ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<uint32_t> k = {7, 9, 0, 0, 0, 0, 0, 0}, c = {100, 0, 5, 0, 0, 0, 0, 0}, y(512);
-    const as::RunResult r = as::run(parsed.module, {argument("k", k), argument("c", c), argument("y", y)}, {});
+    const as::RunResult r = run_verified(program, "random.pto", {argument("k", k), argument("c", c), argument("y", y)});
     ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
     Tile<TileType::Vec, uint32_t, 2, 256> t;
     TRandomKey key = {7, 9};

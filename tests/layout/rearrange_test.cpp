@@ -10,11 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "asm/interpreter/interpreter.hpp"
-#include "asm/parser.hpp"
-#include "asm/verifier.hpp"
 #include "support/asm_arguments.hpp"
+#include "support/rule_codes.hpp"
 #include "support/test_support.hpp"
+#include "support/text_program.hpp"
 
 using namespace pto;
 using namespace pto::test;
@@ -307,39 +306,25 @@ TEST(LayoutRules, RearrangeAndViewCodes)
     Tile<TileType::Mat, float, 8, 32> mat;
     Tile<TileType::Vec, float, 16, 32> big;
     Tile<TileType::Vec, float, 8, 32, BLayout::ColMajor> col;
-    const auto code = [](auto check) {
-        engine::FirstFinding finding;
-        check(finding);
-        return finding.found ? finding.first.code : std::string("none");
-    };
     const auto cpu = profile::profile_of(profile::Target::Cpu);
-    EXPECT_EQ(code([&](auto& s) { engine::check_tpack(cpu, f.desc(), i32.desc(), s); }), "LEGAL_TPACK_DTYPE");
-    EXPECT_EQ(code([&](auto& s) { engine::check_tpack(cpu, h.desc(), f.desc(), s); }), "none");
-    EXPECT_EQ(code([&](auto& s) { engine::check_tpack(cpu, col.desc(), f.desc(), s); }), "LEGAL_TPACK_LAYOUT");
-    EXPECT_EQ(code([&](auto& s) { engine::check_tconcat(cpu, f.desc(), h.desc(), f.desc(), nullptr, s); }), "LEGAL_TCONCAT_DTYPE");
-    EXPECT_EQ(code([&](auto& s) { engine::check_tconcat(cpu, mat.desc(), f.desc(), f.desc(), nullptr, s); }), "LEGAL_TCONCAT_LAYOUT");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tpack(cpu, f.desc(), i32.desc(), s); }), "LEGAL_TPACK_DTYPE");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tpack(cpu, h.desc(), f.desc(), s); }), "none");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tpack(cpu, col.desc(), f.desc(), s); }), "LEGAL_TPACK_LAYOUT");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tconcat(cpu, f.desc(), h.desc(), f.desc(), nullptr, s); }), "LEGAL_TCONCAT_DTYPE");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tconcat(cpu, mat.desc(), f.desc(), f.desc(), nullptr, s); }), "LEGAL_TCONCAT_LAYOUT");
     const engine::TileDesc fd = f.desc();
     const engine::ConcatLengths float_lengths{nullptr, &fd, &fd};
-    EXPECT_EQ(code([&](auto& s) { engine::check_tconcat(cpu, big.desc(), f.desc(), f.desc(), &float_lengths, s); }),
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tconcat(cpu, big.desc(), f.desc(), f.desc(), &float_lengths, s); }),
               "LEGAL_TCONCAT_INDEX_DTYPE");
-    EXPECT_EQ(code([&](auto& s) { engine::check_tinterleave(cpu, f.desc(), f.desc(), h.desc(), h.desc(), s); }), "LEGAL_TINTERLEAVE_DTYPE");
-    EXPECT_EQ(code([&](auto& s) { engine::check_tdeinterleave(cpu, col.desc(), f.desc(), f.desc(), nullptr, s); }),
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tinterleave(cpu, f.desc(), f.desc(), h.desc(), h.desc(), s); }), "LEGAL_TINTERLEAVE_DTYPE");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tdeinterleave(cpu, col.desc(), f.desc(), f.desc(), nullptr, s); }),
               "LEGAL_TDEINTERLEAVE_LAYOUT");
-    EXPECT_EQ(code([&](auto& s) { engine::check_tsubview(cpu, big.desc(), f.desc(), 0, 0, s); }), "LEGAL_TSUBVIEW_TILE");
-    EXPECT_EQ(code([&](auto& s) { engine::check_talias(cpu, big.desc(), f.desc(), s); }), "LEGAL_TALIAS_SIZE");
-    EXPECT_EQ(code([&](auto& s) { engine::check_talias(cpu, mat.desc(), f.desc(), s); }), "LEGAL_TALIAS_LOCATION");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_tsubview(cpu, big.desc(), f.desc(), 0, 0, s); }), "LEGAL_TSUBVIEW_TILE");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_talias(cpu, big.desc(), f.desc(), s); }), "LEGAL_TALIAS_SIZE");
+    EXPECT_EQ(first_code([&](auto& s) { engine::check_talias(cpu, mat.desc(), f.desc(), s); }), "LEGAL_TALIAS_LOCATION");
 }
 
 // ---- the text door -----------------------------------------------------------------------------------------
-
-as::RunResult run_text(const std::string& program, std::vector<as::ArgumentBinding> args)
-{
-    const as::ParseResult parsed = as::parse(program, "rearrange.pto");
-    EXPECT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].format());
-    const auto found = as::verify(parsed.module, profile::Target::A5);
-    EXPECT_TRUE(found.empty()) << found[0].format();
-    return as::run(parsed.module, std::move(args), {});
-}
 
 // Loads %x (8x16 f32) and %y (8x16 f32), runs `body` and stores %out (8x32 f32) to %z.
 std::string program_with(const std::string& body)
@@ -380,9 +365,9 @@ struct TextData {
 TEST(RearrangeText, ConcatRuns)
 {
     TextData d;
-    const as::RunResult r = run_text(program_with(
+    const as::RunResult r = run_verified(program_with(
         "  pto.tconcat ins(%tx, %ty : !pto.tile_buf<vec, 8x16xf32>, !pto.tile_buf<vec, 8x16xf32>) outs(%out : !pto.tile_buf<vec, 8x32xf32>)"),
-        d.args());
+        "rearrange.pto", d.args());
     ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
     for (int row = 0; row < 8; ++row)
         for (int c = 0; c < 32; ++c) ASSERT_EQ(d.z[size_t(row * 32 + c)], c < 16 ? d.x[size_t(row * 16 + c)] : d.y[size_t(row * 16 + c - 16)]);
@@ -399,7 +384,7 @@ TEST(RearrangeText, InterleaveThroughViewsRuns)
                              "  %sx = pto.talias %tx : !pto.tile_buf<vec, 8x16xf32> -> !pto.tile_buf<vec, 8x16xf32>\n" +
                              "  pto.tinterleave ins(%sx, %ty : !pto.tile_buf<vec, 8x16xf32>, !pto.tile_buf<vec, 8x16xf32>) outs(%lo, %hi : " +
                              half + ", " + half + ")";
-    const as::RunResult r = run_text(program_with(body), d.args());
+    const as::RunResult r = run_verified(program_with(body), "rearrange.pto", d.args());
     ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
     for (int row = 0; row < 8; ++row)
         for (int j = 0; j < 32; ++j) {
@@ -427,7 +412,7 @@ TEST(RearrangeText, DeinterleaveAndPackRun)
     const std::string program = program_with(
         "  pto.tconcat ins(%tx, %ty : !pto.tile_buf<vec, 8x16xf32>, !pto.tile_buf<vec, 8x16xf32>) outs(%out : !pto.tile_buf<vec, 8x32xf32>)\n" +
         body);
-    const as::RunResult r = run_text(program, d.args());
+    const as::RunResult r = run_verified(program, "rearrange.pto", d.args());
     ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
     for (int row = 0; row < 8; ++row)
         for (int c = 0; c < 16; ++c) {
@@ -442,7 +427,7 @@ TEST(RearrangeText, SubviewOutsideItsSourceIsReported)
     const std::string body =
         "  %v = pto.subview %out, %c1, %c0 : (!pto.tile_buf<vec, 8x32xf32>, index, index) -> !pto.tile_buf<vec, 8x32xf32>\n"
         "  pto.tconcat ins(%tx, %ty : !pto.tile_buf<vec, 8x16xf32>, !pto.tile_buf<vec, 8x16xf32>) outs(%v : !pto.tile_buf<vec, 8x32xf32>)";
-    const as::RunResult r = run_text(program_with(body), d.args());
+    const as::RunResult r = run_verified(program_with(body), "rearrange.pto", d.args());
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.diagnostics[0].code, "RUN_SUBVIEW_RANGE");
     EXPECT_EQ(r.diagnostics[0].location, "rearrange.pto:15:8");

@@ -8,11 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "asm/interpreter/interpreter.hpp"
-#include "asm/parser.hpp"
-#include "asm/verifier.hpp"
 #include "support/asm_arguments.hpp"
+#include "support/rule_codes.hpp"
 #include "support/test_support.hpp"
+#include "support/text_program.hpp"
 
 using namespace pto;
 using namespace pto::test;
@@ -98,11 +97,6 @@ TEST(Thistogram, U16BothBytesWithAMatchBytePerRow)
 
 TEST(Thistogram, Rules)
 {
-    const auto code = [](profile::Target t, auto check) {
-        engine::FirstFinding finding;
-        check(profile::profile_of(t), finding);
-        return finding.found ? finding.first.code : std::string("none");
-    };
     Tile<TileType::Vec, uint32_t, 2, 256> dst;
     Tile<TileType::Vec, uint16_t, 2, 64> u16;
     Tile<TileType::Vec, uint32_t, 2, 64> u32;
@@ -111,16 +105,16 @@ TEST(Thistogram, Rules)
     Tile<TileType::Vec, uint8_t, 3, 64> rows;
     Tile<TileType::Vec, uint32_t, 2, 128> narrow;
     using engine::check_thistogram;
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), dn.desc(), HistByte::BYTE_0, s); }), "none");
-    EXPECT_EQ(code(profile::Target::A2A3, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), dn.desc(), HistByte::BYTE_0, s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), dn.desc(), HistByte::BYTE_0, s); }), "none");
+    EXPECT_EQ(first_code_on(profile::Target::A2A3, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), dn.desc(), HistByte::BYTE_0, s); }),
               "LEGAL_THISTOGRAM_TARGET");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), dn.desc(), HistByte::BYTE_2, s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), dn.desc(), HistByte::BYTE_2, s); }),
               "LEGAL_THISTOGRAM_BYTE");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), i32.desc(), rows.desc(), HistByte::BYTE_0, s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), i32.desc(), rows.desc(), HistByte::BYTE_0, s); }),
               "LEGAL_THISTOGRAM_DTYPE");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), rows.desc(), HistByte::BYTE_0, s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, dst.desc(), u16.desc(), rows.desc(), HistByte::BYTE_0, s); }),
               "LEGAL_THISTOGRAM_LAYOUT");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, narrow.desc(), u32.desc(), rows.desc(), HistByte::BYTE_0, s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { check_thistogram(p, narrow.desc(), u32.desc(), rows.desc(), HistByte::BYTE_0, s); }),
               "RUN_VALID_SHAPE");
 }
 
@@ -144,15 +138,11 @@ TEST(ThistogramText, U32PassRuns)
   return
 }
 )";
-    const as::ParseResult parsed = as::parse(program, "hist.pto");
-    ASSERT_TRUE(parsed.ok()) << parsed.diagnostics[0].format();
-    const auto found = as::verify(parsed.module, profile::Target::A5);
-    ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<uint32_t> x(64), y(512);
     std::vector<uint8_t> idx(32, 0x11);
     std::mt19937 rng(9);
     for (auto& v : x) v = ((rng() % 2) ? 0x11000000u : 0x22000000u) | (rng() & 0x00FFFFFFu);
-    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("i", idx), argument("y", y)}, {});
+    const as::RunResult r = run_verified(program, "hist.pto", {argument("x", x), argument("i", idx), argument("y", y)});
     ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
     for (int row = 0; row < 2; ++row) {
         std::vector<uint32_t> values(x.begin() + row * 32, x.begin() + row * 32 + 32);

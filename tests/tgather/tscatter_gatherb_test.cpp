@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "asm/interpreter/interpreter.hpp"
-#include "asm/parser.hpp"
-#include "asm/verifier.hpp"
 #include "support/asm_arguments.hpp"
+#include "support/rule_codes.hpp"
 #include "support/test_support.hpp"
+#include "support/text_program.hpp"
 
 using namespace pto;
 using namespace pto::test;
@@ -202,30 +201,25 @@ TEST(Tgatherb, OffsetsPastTheSourceAreAnError)
 
 TEST(ScatterRules, Codes)
 {
-    const auto code = [](profile::Target t, auto check) {
-        engine::FirstFinding finding;
-        check(profile::profile_of(t), finding);
-        return finding.found ? finding.first.code : std::string("none");
-    };
     Tile<TileType::Vec, float, 4, 16> f;
     Tile<TileType::Vec, int64_t, 4, 16> i64;
     Tile<TileType::Vec, uint16_t, 4, 16> u16;
     Tile<TileType::Vec, uint32_t, 4, 16> u32;
     Tile<TileType::Vec, half, 4, 16> h;
     Tile<TileType::Mat, float, 4, 16> mat;
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tscatter_index(p, f.desc(), f.desc(), u16.desc(), s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tscatter_index(p, f.desc(), f.desc(), u16.desc(), s); }),
               "LEGAL_TSCATTER_INDICES_DTYPE");
-    EXPECT_EQ(code(profile::Target::A2A3, [&](auto& p, auto& s) { engine::check_tscatter_index(p, i64.desc(), i64.desc(), u32.desc(), s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A2A3, [&](auto& p, auto& s) { engine::check_tscatter_index(p, i64.desc(), i64.desc(), u32.desc(), s); }),
               "LEGAL_TSCATTER_DTYPE");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tscatter_index(p, i64.desc(), i64.desc(), u32.desc(), s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tscatter_index(p, i64.desc(), i64.desc(), u32.desc(), s); }),
               "none");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) {
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) {
                   engine::check_tscatter_mask(p, mat.desc(), f.desc(), MaskPattern::P1111, ScatterAxis::SCATTER_ROW, s);
               }),
               "LEGAL_TSCATTER_LAYOUT");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tgatherb(p, f.desc(), h.desc(), u32.desc(), s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tgatherb(p, f.desc(), h.desc(), u32.desc(), s); }),
               "LEGAL_TGATHERB_DTYPE");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tgatherb(p, f.desc(), f.desc(), u16.desc(), s); }),
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tgatherb(p, f.desc(), f.desc(), u16.desc(), s); }),
               "LEGAL_TGATHERB_OFFSET_DTYPE");
 }
 
@@ -263,10 +257,6 @@ TEST(ScatterText, IndexAndMaskScattersAndBlockGatherRun)
   return
 }
 )";
-    const as::ParseResult parsed = as::parse(program, "scatter.pto");
-    ASSERT_TRUE(parsed.ok()) << parsed.diagnostics[0].format();
-    const auto found = as::verify(parsed.module, profile::Target::A5);
-    ASSERT_TRUE(found.empty()) << found[0].format();
     std::vector<float> x(32), y(32), z(64), w(64);
     std::vector<int32_t> idx(32);
     std::vector<uint32_t> off(32, 0);
@@ -277,8 +267,7 @@ TEST(ScatterText, IndexAndMaskScattersAndBlockGatherRun)
     }
     for (int r = 0; r < 4; ++r)
         for (int b = 0; b < 2; ++b) off[size_t(r * 8 + b)] = uint32_t(rng() % 4) * 32;
-    const as::RunResult r = as::run(parsed.module,
-                                    {argument("x", x), argument("i", idx), argument("o", off), argument("y", y), argument("z", z), argument("w", w)}, {});
+    const as::RunResult r = run_verified(program, "scatter.pto", {argument("x", x), argument("i", idx), argument("o", off), argument("y", y), argument("z", z), argument("w", w)});
     ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
     for (int k = 0; k < 32; ++k) EXPECT_EQ(y[size_t(31 - k)], x[size_t(k)]);
     for (int row = 0; row < 4; ++row)

@@ -11,11 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "asm/interpreter/interpreter.hpp"
-#include "asm/parser.hpp"
-#include "asm/verifier.hpp"
 #include "support/asm_arguments.hpp"
+#include "support/rule_codes.hpp"
 #include "support/test_support.hpp"
+#include "support/text_program.hpp"
 
 using namespace pto;
 using namespace pto::test;
@@ -230,11 +229,6 @@ TEST(Tmrgsort, UnsortedListsAreReportedInCheckedModeAndMergedGreedilyOtherwise)
 
 TEST(Tmrgsort, Rules)
 {
-    const auto code = [](profile::Target t, auto check) {
-        engine::FirstFinding finding;
-        check(profile::profile_of(t), finding);
-        return finding.found ? finding.first.code : std::string("none");
-    };
     Tile<TileType::Vec, float, 1, 64> f;
     Tile<TileType::Vec, float, 1, 128> wide;
     Tile<TileType::Vec, int32_t, 1, 64> i32;
@@ -244,14 +238,14 @@ TEST(Tmrgsort, Rules)
     const engine::TileDesc* ints[] = {&id, &id};
     const engine::TileDesc* rows[] = {&fd, &rd};
     const engine::TileDesc small = f.desc(), big = wide.desc();
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, big, &big, ok, s); }), "none");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, big, &small, ok, s); }), "LEGAL_TMRGSORT_TMP");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, id, nullptr, ints, s); }), "LEGAL_TMRGSORT_DTYPE");
-    EXPECT_EQ(code(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, big, nullptr, rows, s); }), "LEGAL_TMRGSORT_LAYOUT");
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, big, &big, ok, s); }), "none");
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, big, &small, ok, s); }), "LEGAL_TMRGSORT_TMP");
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, id, nullptr, ints, s); }), "LEGAL_TMRGSORT_DTYPE");
+    EXPECT_EQ(first_code_on(profile::Target::A5, [&](auto& p, auto& s) { engine::check_tmrgsort(p, big, nullptr, rows, s); }), "LEGAL_TMRGSORT_LAYOUT");
     Tile<TileType::Vec, float, 1, 16384> huge;
     const engine::TileDesc hd = huge.desc();
     const engine::TileDesc* huge_lists[] = {&hd, &hd, &hd, &hd};
-    EXPECT_EQ(code(profile::Target::A2A3, [&](auto& p, auto& s) { engine::check_tmrgsort(p, hd, nullptr, huge_lists, s); }), "LEGAL_TMRGSORT_UB");
+    EXPECT_EQ(first_code_on(profile::Target::A2A3, [&](auto& p, auto& s) { engine::check_tmrgsort(p, hd, nullptr, huge_lists, s); }), "LEGAL_TMRGSORT_UB");
 }
 
 TEST(TmrgsortText, ListsWithCountsAndBlocksRun)
@@ -286,10 +280,6 @@ TEST(TmrgsortText, ListsWithCountsAndBlocksRun)
   return
 }
 )";
-    const as::ParseResult parsed = as::parse(program, "merge.pto");
-    ASSERT_TRUE(parsed.ok()) << parsed.diagnostics[0].format();
-    const auto found = as::verify(parsed.module, profile::Target::A5);
-    ASSERT_TRUE(found.empty()) << found[0].format();
     std::mt19937 rng(21);
     const auto a_pairs = sorted_list<float>(rng, 8, 0), b_pairs = sorted_list<float>(rng, 8, 100);
     std::vector<float> a(16), b(16), y(32, 0.0f), s(512), t(512);
@@ -304,7 +294,7 @@ TEST(TmrgsortText, ListsWithCountsAndBlocksRun)
             groups[g].push_back(sorted_list<float>(rng, 32, uint32_t((g * 4 + blk) * 32)));
             for (int k = 0; k < 32; ++k) std::memcpy(&s[size_t(g * 256 + blk * 64 + 2 * k)], &groups[g].back()[size_t(k)].bits, 8);
         }
-    const as::RunResult r = as::run(parsed.module, {argument("a", a), argument("b", b), argument("y", y), argument("n", n), argument("s", s), argument("t", t)}, {});
+    const as::RunResult r = run_verified(program, "merge.pto", {argument("a", a), argument("b", b), argument("y", y), argument("n", n), argument("s", s), argument("t", t)});
     ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
     uint16_t taken[4];
     const auto want = greedy_merge({a_pairs, b_pairs}, 16, true, taken);

@@ -1,0 +1,30 @@
+// Running a PTO-AS program in a test: parsed and verified for a target (the test fails on any finding),
+// then run on host buffers (support/asm_arguments.hpp binds them).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "asm/interpreter/interpreter.hpp"
+#include "asm/parser.hpp"
+#include "asm/verifier.hpp"
+
+namespace pto::test {
+
+inline as::RunResult run_verified(const std::string& program, const std::string& file, std::vector<as::ArgumentBinding> args,
+                                  profile::Target target = profile::Target::A5)
+{
+    const as::ParseResult parsed = as::parse(program, file);
+    EXPECT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].format());
+    const auto found = parsed.ok() ? as::verify(parsed.module, target) : std::vector<Diagnostic>{};
+    EXPECT_TRUE(found.empty()) << (found.empty() ? "" : found[0].format());
+    if (!parsed.ok() || !found.empty()) return {{parsed.ok() ? found[0] : parsed.diagnostics[0]}, {}};
+    return as::run(parsed.module, std::move(args), {});
+}
+
+// The first diagnostic of a run, formatted, or nothing.
+inline std::string first_diagnostic(const as::RunResult& r) { return r.diagnostics.empty() ? std::string() : r.diagnostics[0].format(); }
+
+}  // namespace pto::test

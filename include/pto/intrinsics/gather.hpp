@@ -167,7 +167,7 @@ PTO_INST RecordEvent TSCATTER(TileDataD& dst, TileDataS& src, TileDataI& indexes
     static_assert(rules::tscatter_dtype_ok(p, detail::tgather::tile_dtype_v<TileDataD>) &&
                       std::is_same_v<typename TileDataD::DType, typename TileDataS::DType>,
                   "LEGAL_TSCATTER_DTYPE: dst and src have one element type the target scatters");
-    static_assert(rules::tscatter_indices_dtype_ok(detail::tgather::tile_dtype_v<TileDataD>, detail::tgather::tile_dtype_v<TileDataI>),
+    static_assert(rules::tscatter_indices_dtype_ok(p, detail::tgather::tile_dtype_v<TileDataD>, detail::tgather::tile_dtype_v<TileDataI>),
                   "LEGAL_TSCATTER_INDICES_DTYPE: 32-bit indices for 4- and 8-byte data, 16-bit ones for 1- and 2-byte data");
     WaitAllEvents(events...);
     engine::tscatter_index(dst.desc(), src.desc(), indexes.desc());

@@ -173,6 +173,14 @@ PTO_INST RecordEvent TCONCAT(DstTile& dst, Src0Tile& src0, Src1Tile& src1, DstId
     return {};
 }
 
+// TCONCAT_IMPL: the implementation's name, which the public CPU test program of TCONCAT calls directly.
+template <typename... Tiles>
+    requires(is_tile_data_v<Tiles> && ...)
+PTO_INST void TCONCAT_IMPL(Tiles&... tiles)
+{
+    TCONCAT(tiles...);
+}
+
 // TINTERLEAVE(dst1, dst0, src1, src0): note the order, second halves first.
 template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>
 PTO_INST RecordEvent TINTERLEAVE(TileDataDst& dst1, TileDataDst& dst0, TileDataSrc& src1, TileDataSrc& src0, WaitEvents&... events)

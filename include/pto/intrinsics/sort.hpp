@@ -100,7 +100,8 @@ constexpr void check_tiles()
 template <typename Tmp, typename... Lists>
 constexpr void check_lists()
 {
-    static_assert(rules::tmrgsort_tmp_ok(Tmp::Cols, (int64_t(Lists::Cols) + ...)), "LEGAL_TMRGSORT_TMP: tmp holds every source's columns");
+    static_assert(((Lists::ValidCol == DYNAMIC) || ...) || rules::tmrgsort_tmp_ok(Tmp::Cols, (int64_t(Lists::ValidCol) + ...)),
+                  "LEGAL_TMRGSORT_TMP: tmp holds every source's valid columns");
     static_assert(rules::tmrgsort_ub_ok(profile::kProfile, int64_t(Tmp::SizeInBytes) + (int64_t(Lists::SizeInBytes) + ...)),
                   "LEGAL_TMRGSORT_UB: the sources and tmp fit in UB together");
 }

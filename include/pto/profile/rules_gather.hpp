@@ -199,12 +199,14 @@ constexpr bool tscatter_dtype_ok(const profile::Profile& p, engine::DType t)
 }
 
 // Rule LEGAL_TSCATTER_INDICES_DTYPE: int16, uint16, int32 or uint32 indices of the width the data asks
-// for: 4-byte indices for 4- and 8-byte data, 2-byte indices for 1- and 2-byte data.
-constexpr bool tscatter_indices_dtype_ok(engine::DType data, engine::DType indices)
+// for on the targets: 4-byte indices for 4- and 8-byte data, 2-byte indices for 1- and 2-byte data. The
+// cpu profile takes any of the four, as the public CPU simulation (whose program scatters floats by
+// uint16 indices) does; checked mode warns (WARN_CPU_ONLY).
+constexpr bool tscatter_indices_dtype_ok(const profile::Profile& p, engine::DType data, engine::DType indices)
 {
     using engine::DType;
     const bool wide = indices == DType::I32 || indices == DType::U32, narrow = indices == DType::I16 || indices == DType::U16;
-    return engine::dtype_bits(data) >= 32 ? wide : narrow;
+    return p.target == profile::Target::Cpu ? wide || narrow : engine::dtype_bits(data) >= 32 ? wide : narrow;
 }
 
 // Rule LEGAL_TSCATTER_LAYOUT: plain row-major Vec tiles.

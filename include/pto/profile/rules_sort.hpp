@@ -72,8 +72,10 @@ constexpr bool tmrgsort_tile_ok(TileType loc, BLayout b, SLayout s, int rows)
     return loc == TileType::Vec && b == BLayout::RowMajor && s == SLayout::NoneBox && rows == 1;
 }
 
-// Rule LEGAL_TMRGSORT_TMP: tmp holds every source's columns (the merge is staged there on the device).
-constexpr bool tmrgsort_tmp_ok(int64_t tmp_cols, int64_t source_cols) { return tmp_cols >= source_cols; }
+// Rule LEGAL_TMRGSORT_TMP: tmp's capacity holds every source's valid columns (the device stages the merge
+// there). The page states it for the sources' capacities; the public programs merge valid prefixes of
+// larger tiles through a tmp of one tile's capacity, which the device accepts.
+constexpr bool tmrgsort_tmp_ok(int64_t tmp_cols, int64_t source_valid_cols) { return tmp_cols >= source_valid_cols; }
 
 // Rule LEGAL_TMRGSORT_UB: the sources and tmp (or the source and dst of the one-list form) fit in UB
 // together.

@@ -50,7 +50,7 @@ void check_tscatter_index(const profile::Profile& p, const TileDesc& dst, const 
                           LegalitySink& sink)
 {
     check_tiles(p, dst, src, &indices, sink);
-    if (!rules::tscatter_indices_dtype_ok(dst.dtype, indices.dtype))
+    if (!rules::tscatter_indices_dtype_ok(p, dst.dtype, indices.dtype))
         report(sink, "LEGAL_TSCATTER_INDICES_DTYPE", "indices", "indices of the width the data asks for",
                dtype_bits(dst.dtype) >= 32 ? "i32 or u32" : "i16 or u16", std::string(dtype_name(indices.dtype)));
     if (all_known(src.valid_rows, src.valid_cols, indices.valid_rows, indices.valid_cols) &&
@@ -64,6 +64,8 @@ void tscatter_index(const TileDesc& dst, const TileDesc& src_tile, const TileDes
     runtime::InstructionScope scope("TSCATTER");
     StopAtFirstFinding stop;
     check_tscatter_index(runtime::active_profile(), dst, src_tile, indices_tile, stop);
+    warn_if_cpu_only(runtime::active_profile(),
+                     [&](const profile::Profile& p, LegalitySink& s) { check_tscatter_index(p, dst, src_tile, indices_tile, s); });
     require_written(indices_tile, "indices");
     require_written(src_tile, indices_tile.valid_rows, indices_tile.valid_cols, "src");
     const TileDesc src = source_apart_from(src_tile, dst, 0), indices = source_apart_from(indices_tile, dst, 1);

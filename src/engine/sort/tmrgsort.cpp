@@ -78,15 +78,17 @@ void check_tmrgsort(const profile::Profile& p, const TileDesc& dst, const TileDe
 {
     check_tile(dst, dst, "dst", sink);
     int64_t source_cols = 0, source_bytes = 0;
+    bool cols_known = true;
     for (std::size_t i = 0; i < lists.size(); ++i) {
         check_tile(*lists[i], dst, list_name(i), sink);
-        source_cols += lists[i]->cols;
+        cols_known &= known(lists[i]->valid_cols);
+        source_cols += lists[i]->valid_cols;
         source_bytes += lists[i]->bytes();
     }
     if (tmp) {
         check_tile(*tmp, dst, "tmp", sink);
-        if (!rules::tmrgsort_tmp_ok(tmp->cols, source_cols))
-            report(sink, "LEGAL_TMRGSORT_TMP", "tmp", "tmp holds every source's columns", "at least " + std::to_string(source_cols) + " columns",
+        if (cols_known && !rules::tmrgsort_tmp_ok(tmp->cols, source_cols))
+            report(sink, "LEGAL_TMRGSORT_TMP", "tmp", "tmp holds every source's valid columns", "at least " + std::to_string(source_cols) + " columns",
                    std::to_string(tmp->cols));
         source_bytes += tmp->bytes();
     }

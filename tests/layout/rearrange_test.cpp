@@ -75,7 +75,7 @@ TEST(Tconcat, JoinsValidRowsEveryType)
     expect_concat<int32_t, 7, 8, 16>(6);
 }
 
-TEST(Tconcat, LengthTilesGiveEachRowItsBytes)
+TEST(Tconcat, LengthTilesGiveEachRowItsLength)
 {
     using Src = Tile<TileType::Vec, float, 8, 16>;
     using Dst = Tile<TileType::Vec, float, 8, 32>;
@@ -108,12 +108,41 @@ TEST(Tconcat, LengthTilesGiveEachRowItsBytes)
             ASSERT_EQ(dst6.GetValue(uint32_t(r * 32 + c)), want) << r << "," << c;
         }
     }
-    la.SetValue(8, 6);  // row 1: 6 bytes is not a whole number of floats
+    // A length counts units of the length type's size, rounded down: 6 in an i32 tile is one element.
+    la.SetValue(8, 6);
+    lb.SetValue(8, 2 * 4);
+    TCONCAT(dst6, a, b, total, la, lb);
+    EXPECT_EQ(total.GetValue(8), 3 * 4);
+    EXPECT_EQ(dst6.GetValue(32 + 1), b.GetValue(16));
+    // A row that asks for more than a source row holds (src0's rows have 16 elements).
+    la.SetValue(8, 17 * 4);
     const Diagnostic d = diagnostic_of([&] { TCONCAT(dst, a, b, la, lb); });
     EXPECT_EQ(d.code, "RUN_TCONCAT_LENGTH");
     EXPECT_TRUE(mentions(d, "row 1")) << d.format();
-    la.SetValue(8, 17 * 4);  // more than src0's 16 valid columns
-    EXPECT_EQ(diagnostic_of([&] { TCONCAT(dst, a, b, la, lb); }).code, "RUN_TCONCAT_LENGTH");
+}
+
+TEST(Tconcat, LengthsAreCutToDstsValidColumns)
+{
+    using Src = Tile<TileType::Vec, half, 2, 32>;
+    using Dst = Tile<TileType::Vec, half, 2, 32, BLayout::RowMajor, 2, 20>;
+    using Len = Tile<TileType::Vec, uint16_t, 2, 16, BLayout::RowMajor, 2, 1>;
+    std::mt19937 rng(9);
+    Src a, b;
+    Dst dst;
+    Len la, lb, total;
+    fill_random(a, rng);
+    fill_random(b, rng);
+    la.SetValue(0, 12 * 2);  // row 0: 12 + 30 elements asked, 12 + 8 fit
+    lb.SetValue(0, 30 * 2);
+    la.SetValue(16, 25 * 2);  // row 1: src0 alone overflows dst's 20 valid columns
+    lb.SetValue(16, 4 * 2);
+    TCONCAT(dst, a, b, total, la, lb);
+    EXPECT_EQ(total.GetValue(0), 20 * 2);
+    EXPECT_EQ(total.GetValue(16), 20 * 2);
+    for (int c = 0; c < 20; ++c) {
+        EXPECT_EQ(dst.GetValue(uint32_t(c)).bits, (c < 12 ? a.GetValue(uint32_t(c)) : b.GetValue(uint32_t(c - 12))).bits) << c;
+        EXPECT_EQ(dst.GetValue(uint32_t(32 + c)).bits, a.GetValue(uint32_t(32 + c)).bits) << c;
+    }
 }
 
 TEST(Tconcat, ValidShapesMustAgree)

@@ -7,7 +7,9 @@
 #include <pto/runtime/diagnostic.hpp>
 
 #include <cstring>
+#include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "engine/definition.hpp"
 #include "engine/layout/row_copy.hpp"
@@ -54,28 +56,30 @@ void tconcat(const TileDesc& dst, const TileDesc& src0_tile, const TileDesc& src
     runtime::InstructionScope scope("TCONCAT");
     StopAtFirstFinding stop;
     check_tconcat(runtime::active_profile(), dst, src0_tile, src1_tile, lengths, stop);
-    const int element_bytes = dst.element_bits() / 8;
     const int rows = dst.valid_rows;
     // Each row's column counts: the valid columns, or the lengths (bytes) in column 0 of the length tiles.
     std::vector<std::pair<int, int>> counts(size_t(rows), {src0_tile.valid_cols, src1_tile.valid_cols});
     if (lengths) {
         require_written(*lengths->src0, rows, 1, "src0Idx");
         require_written(*lengths->src1, rows, 1, "src1Idx");
+        // A length counts units of the index type's size (as the targets divide it); the row takes as
+        // many of src0's elements as dst's valid columns allow, then as many of src1's as remain.
+        const int unit = lengths->src0->element_bits() / 8;
+        const auto length = [&](const TileDesc& t, int r) {
+            uint32_t value = 0;
+            std::memcpy(&value, element_address(t, t.offset(r, 0)), size_t(unit));
+            return int64_t(value / uint32_t(unit));
+        };
         for (int r = 0; r < rows; ++r) {
-            const auto length = [&](const TileDesc& t, const TileDesc& src, const char* name) {
-                const int64_t bytes = int64_t(numeric::to_double(t.dtype, t.data, size_t(t.offset(r, 0))));
-                if (bytes < 0 || bytes % element_bytes != 0 || bytes / element_bytes > src.valid_cols)
+            const int n0 = int(std::min<int64_t>(length(*lengths->src0, r), dst.valid_cols));
+            const int n1 = int(std::min<int64_t>(length(*lengths->src1, r), dst.valid_cols - n0));
+            for (const auto& [n, src, name] : {std::tuple{n0, &src0_tile, "src0Idx"}, std::tuple{n1, &src1_tile, "src1Idx"}})
+                if (n > src->cols)
                     runtime::fail({"RUN_TCONCAT_LENGTH", "TCONCAT", name,
-                                    "row " + std::to_string(r) + "'s length is a whole number of elements within the source's valid columns",
-                                    "a multiple of " + std::to_string(element_bytes) + " up to " + std::to_string(int64_t(src.valid_cols) * element_bytes),
-                                    std::to_string(bytes) + " bytes", ""});
-                return int(bytes / element_bytes);
-            };
-            counts[size_t(r)] = {length(*lengths->src0, src0_tile, "src0Idx"), length(*lengths->src1, src1_tile, "src1Idx")};
-            if (counts[size_t(r)].first + counts[size_t(r)].second > dst.cols)
-                runtime::fail({"RUN_TCONCAT_LENGTH", "TCONCAT", "dst", "row " + std::to_string(r) + " of the result fits dst's columns",
-                                "at most " + std::to_string(dst.cols) + " elements",
-                                std::to_string(counts[size_t(r)].first + counts[size_t(r)].second) + " elements", ""});
+                                   "row " + std::to_string(r) + " would take " + std::to_string(n) + " elements from a source row of " +
+                                       std::to_string(src->cols),
+                                   "at most " + std::to_string(src->cols) + " elements", std::to_string(n) + " elements", ""});
+            counts[size_t(r)] = {n0, n1};
         }
     }
     for (int r = 0; r < rows; ++r) {
@@ -90,7 +94,7 @@ void tconcat(const TileDesc& dst, const TileDesc& src0_tile, const TileDesc& src
         mark_written(layout::row_of(dst, r), 1, cols0 + cols1);
         if (lengths && lengths->dst) {
             const TileDesc& out = *lengths->dst;
-            const int64_t total = int64_t(cols0 + cols1) * element_bytes;
+            const int64_t total = int64_t(cols0 + cols1) * (out.element_bits() / 8);  // in the same units
             std::memcpy(element_address(out, out.offset(r, 0)), &total, size_t(out.element_bits() / 8));  // little-endian low bytes
         }
     }

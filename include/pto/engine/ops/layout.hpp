@@ -30,8 +30,9 @@ void tfillpad(const TileDesc& dst, const TileDesc& src, TFillPadMode mode, PadVa
 void check_tfillpad(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, TFillPadMode mode, PadValue pad,
                     LegalitySink& sink);
 
-// TCONCAT's length tiles: column 0 of row r holds a length in bytes (src0's and src1's elements taken
-// from that row; dst: their sum, written).
+// TCONCAT's length tiles: column 0 of row r holds a length in units of the length type's size (an i32
+// length of 12 is 3 elements), as the targets divide it (src0's and src1's lengths; dst: their sum,
+// written in the same units).
 struct ConcatLengths {
     const TileDesc* dst = nullptr;  // may be null
     const TileDesc* src0 = nullptr;
@@ -40,9 +41,9 @@ struct ConcatLengths {
 
 // TCONCAT: row r of dst (r < dst's valid rows, which src0 and src1 share) is the first n0 elements of
 // src0's row r followed by the first n1 of src1's: n0, n1 are the valid columns (dst's valid columns are
-// their sum), or with `lengths` the byte lengths of that row / the element size (RUN_TCONCAT_LENGTH when
-// not a whole number of elements within the source's valid columns, or when the row would not fit
-// dst). dst's elements after them are left as they were.
+// their sum), or with `lengths` the row's lengths, n0 cut to dst's valid columns and n1 to what remains
+// (as the targets do; RUN_TCONCAT_LENGTH when a source row is shorter). dst's elements after them are
+// left as they were.
 void tconcat(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, const ConcatLengths* lengths);
 void check_tconcat(const profile::Profile& p, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
                    const ConcatLengths* lengths, LegalitySink& sink);

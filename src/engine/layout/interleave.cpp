@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
@@ -77,7 +78,8 @@ void tinterleave(const TileDesc& dst0, const TileDesc& dst1, const TileDesc& src
     check_tinterleave(runtime::active_profile(), dst0, dst1, src0_tile, src1_tile, stop);
     require_written(src0_tile, "src0");
     require_written(src1_tile, "src1");
-    const auto [src0, src1] = readable_pair(src0_tile, &src1_tile, dst0, dst1);
+    const std::pair<TileDesc, TileDesc> sources = readable_pair(src0_tile, &src1_tile, dst0, dst1);
+    const TileDesc &src0 = sources.first, &src1 = sources.second;
     const int half = dst0.valid_cols / 2;
     visit_element_width(dst0.element_bits(), [&]<typename U>() {
         for (int r = 0; r < dst0.valid_rows; ++r) {
@@ -120,7 +122,8 @@ void tdeinterleave(const TileDesc& dst0, const TileDesc& dst1, const TileDesc& s
     check_tdeinterleave(runtime::active_profile(), dst0, dst1, src0_tile, src1_tile, stop);
     require_written(src0_tile, src1_tile ? "src0" : "src");
     if (src1_tile) require_written(*src1_tile, "src1");
-    const auto [src0, src1] = readable_pair(src0_tile, src1_tile, dst0, dst1);
+    const std::pair<TileDesc, TileDesc> sources = readable_pair(src0_tile, src1_tile, dst0, dst1);
+    const TileDesc &src0 = sources.first, &src1 = sources.second;
     const int cols = dst0.valid_cols;
     visit_element_width(dst0.element_bits(), [&]<typename U>() {
         for (int r = 0; r < dst0.valid_rows; ++r) {

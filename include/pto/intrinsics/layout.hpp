@@ -3,6 +3,7 @@
 // (pto/engine/ops/layout.hpp has the semantics).
 #pragma once
 
+#include <pto/common/conv_tile.hpp>
 #include <pto/common/event.hpp>
 #include <pto/common/tile.hpp>
 #include <pto/common/type.hpp>
@@ -33,6 +34,22 @@ PTO_INST RecordEvent TTRANS(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp
     WaitAllEvents(events...);
     const engine::TileDesc tmp_desc = tmp.desc();
     engine::ttrans(dst.desc(), src.desc(), &tmp_desc);
+    return {};
+}
+
+// TTRANS(dst, src, tmp) of convolution tiles: a format change (engine::ttrans_conv); tmp is not used.
+template <typename DstConvTile, typename SrcConvTile, typename TileDataTmp, typename... WaitEvents>
+    requires(is_conv_tile_v<DstConvTile> && is_conv_tile_v<SrcConvTile>)
+PTO_INST RecordEvent TTRANS(DstConvTile& dst, SrcConvTile& src, TileDataTmp& tmp, WaitEvents&... events)
+{
+    static_assert(DstConvTile::Loc == TileType::Vec && SrcConvTile::Loc == TileType::Vec, "LEGAL_TTRANS_LOCATION: TTRANS takes Vec tiles");
+    static_assert(std::is_same_v<typename DstConvTile::DType, typename SrcConvTile::DType> &&
+                      (sizeof(typename SrcConvTile::DType) == 1 || sizeof(typename SrcConvTile::DType) == 2 ||
+                       sizeof(typename SrcConvTile::DType) == 4),
+                  "LEGAL_TTRANS_DTYPE: 1-, 2- or 4-byte elements, one type in src and dst");
+    (void)tmp;
+    WaitAllEvents(events...);
+    engine::ttrans_conv(dst.desc(), src.desc());
     return {};
 }
 

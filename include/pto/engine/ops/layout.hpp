@@ -77,4 +77,12 @@ void check_tsubview(const profile::Profile& p, const TileDesc& dst, const TileDe
 void require_talias(const TileDesc& dst, const TileDesc& src);
 void check_talias(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, LegalitySink& sink);
 
+// TTRANS of convolution tiles: the format changes NCHW <-> NC1HWC0, GNCHW <-> GNC1HWC0, NC1HWC0 and
+// GNC1HWC0 -> FRACTAL_Z ([(G) C1 H W, N1, N0 = 16, C0]) and NCDHW -> FRACTAL_Z_3D ([D C1 H W, N1, 16,
+// C0]), C0 the tiles' innermost extent (32 bytes of elements, or 4), C1 = ceil(C / C0), N1 = ceil(N / 16).
+// Padding channels and batch rows are zeros. LEGAL_TTRANS_FORMAT for another pair, RUN_TTRANS_SHAPE for
+// shapes that do not correspond.
+void ttrans_conv(const ConvTileDesc& dst, const ConvTileDesc& src);
+void check_ttrans_conv(const profile::Profile& p, const ConvTileDesc& dst, const ConvTileDesc& src, LegalitySink& sink);
+
 }  // namespace pto::engine

@@ -154,6 +154,30 @@ TEST(Tmrgsort, EqualValuesTakeTheLowerListFirst)
     for (int k = 0; k < 5; ++k) EXPECT_EQ(std::bit_cast<uint32_t>(dst.GetValue(uint32_t(2 * k + 1))), want_index[k]) << k;
 }
 
+TEST(Tmrgsort, InPlaceOnItsFirstListLeavesTheRestOfDst)
+{
+    using List = Tile<TileType::Vec, float, 1, 8, BLayout::RowMajor, 1, DYNAMIC>;
+    using Dst = Tile<TileType::Vec, float, 1, 16, BLayout::RowMajor, 1, DYNAMIC>;
+    using Tmp = Tile<TileType::Vec, float, 1, 16>;
+    Dst dst(16);
+    List a, b;
+    Tmp tmp;
+    TASSIGN(dst, 0x0);
+    TASSIGN(a, 0x0);  // list 0 lives in dst's first columns
+    TASSIGN(b, 0x1000);
+    TASSIGN(tmp, 0x2000);
+    for (int i = 0; i < 16; ++i) dst.SetValue(uint32_t(i), -7.0f);
+    load(a, {{5.0, pair_bits<float>(5.0f, 0)}, {3.0, pair_bits<float>(3.0f, 1)}, {1.0, pair_bits<float>(1.0f, 2)}});
+    load(b, {{4.0, pair_bits<float>(4.0f, 10)}, {2.0, pair_bits<float>(2.0f, 11)}});
+    MrgSortExecutedNumList executed;
+    TMRGSORT<Dst, Tmp, List, List, true>(dst, executed, tmp, a, b);
+    EXPECT_EQ(executed.mrgSortList0, 2);  // 5, 4, 3, 2: list 1 runs out
+    EXPECT_EQ(executed.mrgSortList1, 2);
+    const float want[] = {5.0f, 4.0f, 3.0f, 2.0f};
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(dst.GetValue(uint32_t(2 * k)), want[k]) << k;
+    EXPECT_EQ(dst.GetValue(8), -7.0f);  // past the merged pairs dst keeps its bytes
+}
+
 template <typename T>
 void expect_blocks(uint32_t seed, int block_len, int repeats)
 {

@@ -56,19 +56,22 @@ void require_sorted(std::span<const uint64_t> list, bool half, const char* name)
                        "descending values", "a rise at pair " + std::to_string(at), ""});
 }
 
-// Writes `pairs` to dst's first columns: straight when dst shares no byte with the lists, else staged.
+// Merges into dst's first columns (at most `room` pairs; `merge_into(out)` returns how many it wrote):
+// straight when dst shares no byte with the lists, else staged, so that no list is overwritten before
+// it is read.
 template <typename Merge>
-void write_merged(const TileDesc& dst, std::span<const TileDesc* const> lists, std::size_t pairs, Merge&& merge_into)
+std::size_t write_merged(const TileDesc& dst, std::span<const TileDesc* const> lists, std::size_t room, Merge&& merge_into)
 {
     const auto* begin = reinterpret_cast<const std::byte*>(dst.data);
-    const auto* end = begin + pairs * kPairBytes;
+    const auto* end = begin + room * kPairBytes;
     bool shared = false;
     for (const TileDesc* l : lists) shared |= l->data < end && begin < l->data + int64_t(l->valid_cols) * l->element_bits() / 8;
     if (!shared) return merge_into(reinterpret_cast<uint64_t*>(dst.data));
     thread_local std::vector<uint64_t> staged;
-    staged.resize(pairs);
-    merge_into(staged.data());
-    std::memcpy(dst.data, staged.data(), pairs * kPairBytes);
+    staged.resize(room);
+    const std::size_t written = merge_into(staged.data());
+    std::memcpy(dst.data, staged.data(), written * kPairBytes);
+    return written;
 }
 
 }  // namespace
@@ -117,12 +120,14 @@ void tmrgsort(const TileDesc& dst, const TileDesc* tmp, std::span<const TileDesc
     for (uint16_t& e : executed) e = 0;
     if (!exhausted && room >= total) {
         // The whole merge, on the fast path.
-        write_merged(dst, lists, total, [&](uint64_t* out) { merge::merge_all(input, half, out); });
+        written = write_merged(dst, lists, total, [&](uint64_t* out) {
+            merge::merge_all(input, half, out);
+            return total;
+        });
         for (std::size_t i = 0; i < lists.size(); ++i) executed[i] = uint16_t(input.list[i].size());
-        written = total;
     } else {
-        write_merged(dst, lists, std::min(room, total),
-                     [&](uint64_t* out) { written = merge::merge_counted(input, half, out, room, exhausted, executed); });
+        written = write_merged(dst, lists, std::min(room, total),
+                               [&](uint64_t* out) { return merge::merge_counted(input, half, out, room, exhausted, executed); });
     }
     mark_written(dst, 1, int(written) * pair_elements(dst));
 }
@@ -162,7 +167,10 @@ void tmrgsort_blocks(const TileDesc& dst, const TileDesc& src, int64_t block_len
         }
         TileDesc out = dst;
         out.data = dst.data + group * kPairBytes;
-        write_merged(out, sources, 4 * block_pairs, [&](uint64_t* to) { merge::merge_all(input, half, to); });
+        write_merged(out, sources, 4 * block_pairs, [&](uint64_t* to) {
+            merge::merge_all(input, half, to);
+            return 4 * block_pairs;
+        });
     }
     mark_written(dst, 1, src.valid_cols);
 }

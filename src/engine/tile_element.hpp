@@ -8,6 +8,19 @@
 
 namespace pto::engine {
 
+// Calls fn.template operator()<U>() with U the unsigned integer of `bits` (8, 16, 32, else 64) bits: the
+// walks that move elements as bit patterns, whatever their type.
+template <typename Fn>
+void with_element_bits(int bits, Fn&& fn)
+{
+    switch (bits) {
+        case 8: return fn.template operator()<uint8_t>();
+        case 16: return fn.template operator()<uint16_t>();
+        case 32: return fn.template operator()<uint32_t>();
+        default: return fn.template operator()<uint64_t>();
+    }
+}
+
 // Copies element `from_index` of `from` to element `to_index` of `to`, both counted in elements of
 // `element_bits` (4, or a whole number of bytes). A 4-bit copy leaves the other nibble of its byte alone.
 inline void copy_element(std::byte* to, int64_t to_index, const std::byte* from, int64_t from_index, int element_bits)

@@ -15,6 +15,7 @@
 #include "engine/definition.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/source_staging.hpp"
+#include "engine/tile_element.hpp"
 
 namespace pto::engine {
 
@@ -105,17 +106,6 @@ void select(const TileDesc& dst, const TileDesc& mask, Lhs lhs, Rhs rhs)
     Bits* out = reinterpret_cast<Bits*>(dst.data);
     for (int r = 0; r < dst.valid_rows; ++r)
         for (int c = 0; c < dst.valid_cols; ++c) out[dst.offset(r, c)] = predicate(mask, r, c) ? lhs(r, c) : rhs(r, c);
-}
-
-template <typename Fn>
-void with_element_bits(int bits, Fn&& fn)
-{
-    switch (bits) {
-        case 8: return fn.template operator()<uint8_t>();
-        case 16: return fn.template operator()<uint16_t>();
-        case 32: return fn.template operator()<uint32_t>();
-        default: return fn.template operator()<uint64_t>();
-    }
 }
 
 template <typename Bits>

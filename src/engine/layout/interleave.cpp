@@ -11,19 +11,11 @@
 
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
+#include "engine/tile_element.hpp"
 
 namespace pto::engine {
 
 namespace {
-
-// The element bits every operand shares, as an unsigned integer of that width.
-template <typename F>
-void visit_element_width(int bits, F&& f)
-{
-    if (bits == 8) f.template operator()<uint8_t>();
-    else if (bits == 16) f.template operator()<uint16_t>();
-    else f.template operator()<uint32_t>();
-}
 
 template <typename U>
 U* row_pointer(const TileDesc& t, int r)
@@ -81,7 +73,7 @@ void tinterleave(const TileDesc& dst0, const TileDesc& dst1, const TileDesc& src
     const std::pair<TileDesc, TileDesc> sources = readable_pair(src0_tile, &src1_tile, dst0, dst1);
     const TileDesc &src0 = sources.first, &src1 = sources.second;
     const int half = dst0.valid_cols / 2;
-    visit_element_width(dst0.element_bits(), [&]<typename U>() {
+    with_element_bits(dst0.element_bits(), [&]<typename U>() {
         for (int r = 0; r < dst0.valid_rows; ++r) {
             const U *a = row_pointer<U>(src0, r), *b = row_pointer<U>(src1, r);
             U *lo = row_pointer<U>(dst0, r), *hi = row_pointer<U>(dst1, r);
@@ -125,7 +117,7 @@ void tdeinterleave(const TileDesc& dst0, const TileDesc& dst1, const TileDesc& s
     const std::pair<TileDesc, TileDesc> sources = readable_pair(src0_tile, src1_tile, dst0, dst1);
     const TileDesc &src0 = sources.first, &src1 = sources.second;
     const int cols = dst0.valid_cols;
-    visit_element_width(dst0.element_bits(), [&]<typename U>() {
+    with_element_bits(dst0.element_bits(), [&]<typename U>() {
         for (int r = 0; r < dst0.valid_rows; ++r) {
             const U *a = row_pointer<U>(src0, r), *b = row_pointer<U>(src1, r);
             U *even = row_pointer<U>(dst0, r), *odd = row_pointer<U>(dst1, r);

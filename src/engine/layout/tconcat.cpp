@@ -2,7 +2,6 @@
 // copies and the definition.
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/layout.hpp>
-#include <pto/numeric/convert.hpp>
 #include <pto/profile/rules_layout.hpp>
 #include <pto/runtime/diagnostic.hpp>
 

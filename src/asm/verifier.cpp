@@ -204,6 +204,18 @@ private:
         const Operation& op_;
     };
 
+    // A scalar operand's value where an arith.constant states it (the rules that read a scalar run on it),
+    // else unknown.
+    static engine::ScalarValue constant_scalar(const Value* value)
+    {
+        const Operation* def = value ? value->defining_op : nullptr;
+        const Attribute* constant = def && def->name == "arith.constant" ? def->attribute("value") : nullptr;
+        if (!constant) return {};
+        if (constant->is(Attribute::Kind::Integer)) return {.i = constant->int_value(), .known = true};
+        if (constant->is(Attribute::Kind::Float)) return {.f = constant->float_value(), .is_float = true, .known = true};
+        return {};
+    }
+
     // The definition's own operand rules, on descriptors built from the operand types (and what the
     // program states about its views). An operand the types cannot describe leaves the rules to the run.
     void check_legality(const Operation& op, const engine::InstrDef& def, const InstructionBinding& binding,
@@ -217,9 +229,10 @@ private:
         }();
         std::vector<engine::TileDesc> tiles;
         std::vector<engine::GlobalDesc> views;
+        std::vector<engine::ScalarValue> scalars;
         tiles.reserve(values.size());
         views.reserve(values.size());
-        const engine::ScalarValue unknown_scalar;
+        scalars.reserve(values.size());
         auto describe = [&](const Value* value, const Type& type, engine::CallOperand& operand) {
             if (type.is<TileType>()) {
                 const auto t = tile_descriptor(type);
@@ -230,7 +243,7 @@ private:
                 if (!v) return false;
                 operand.view = &views.emplace_back(*v);
             } else {
-                operand.scalar = &unknown_scalar;
+                operand.scalar = &scalars.emplace_back(constant_scalar(value));
             }
             return true;
         };

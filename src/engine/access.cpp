@@ -17,27 +17,32 @@ struct Runs {
     int64_t first, count, pitch, lines;
 };
 
-// Calls fn(runs) for groups of runs that together cover the region rows x cols of `t` (and nothing
-// else); stops at the first false.
+// Calls fn(runs) for groups of runs that together cover the region `w` of `t` (and nothing else);
+// stops at the first false.
 template <typename Fn>
-bool for_each_runs(const TileDesc& t, int rows, int cols, Fn&& fn)
+bool for_each_runs(const TileDesc& t, const Window& w, Fn&& fn)
 {
-    if (rows == t.rows && cols == t.cols) return fn(Runs{0, t.elements(), 0, 1});
+    const auto [row0, col0, rows, cols] = w;
+    if (row0 == 0 && col0 == 0 && rows == t.rows && cols == t.cols) return fn(Runs{0, t.elements(), 0, 1});
     // Elements are consecutive along a row of an unboxed row-major tile or of a box with row-major
     // inner layout, along a column otherwise.
     const bool along_rows = t.boxed() ? t.slayout == SLayout::RowMajor : t.blayout == BLayout::RowMajor;
     const int line = along_rows ? cols : rows, lines = along_rows ? rows : cols;
+    const int line0 = along_rows ? col0 : row0;  // where each line starts along itself
     if (!t.boxed()) {
         const int pitch = along_rows ? t.cols : t.rows;
-        if (line == pitch) return fn(Runs{0, int64_t(line) * lines, 0, 1});
-        if (int64_t(pitch) * t.element_bits() % 8 == 0) return fn(Runs{0, line, pitch, lines});
+        const int64_t first = t.offset(row0, col0);
+        if (line == pitch) return fn(Runs{first, int64_t(line) * lines, 0, 1});
+        if (int64_t(pitch) * t.element_bits() % 8 == 0) return fn(Runs{first, line, pitch, lines});
     }
     // Boxes split lines into runs; lines of 4-bit elements an odd pitch apart go one at a time.
-    const int run = !t.boxed() ? line : along_rows ? t.box_cols() : t.box_rows();
+    const int box = along_rows ? t.box_cols() : t.box_rows();
     for (int i = 0; i < lines; ++i)
-        for (int j = 0; j < line; j += run) {
-            const int64_t first = along_rows ? t.offset(i, j) : t.offset(j, i);
-            if (!fn(Runs{first, std::min(run, line - j), 0, 1})) return false;
+        for (int j = 0; j < line;) {
+            const int n = t.boxed() ? std::min(box - (line0 + j) % box, line - j) : line;
+            const int64_t first = along_rows ? t.offset(row0 + i, col0 + j) : t.offset(row0 + j, col0 + i);
+            if (!fn(Runs{first, n, 0, 1})) return false;
+            j += n;
         }
     return true;
 }
@@ -74,14 +79,14 @@ struct Element {
 };
 // The first element of rows x cols of `t`, in row order, with a never-written byte; only called when
 // there is one.
-Element first_unwritten_element(const TileDesc& t, int rows, int cols, const runtime::ShadowView& shadow)
+Element first_unwritten_element(const TileDesc& t, const Window& w, const runtime::ShadowView& shadow)
 {
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) {
+    for (int r = w.row0; r < w.row0 + w.rows; ++r)
+        for (int c = w.col0; c < w.col0 + w.cols; ++c) {
             const auto [p, n] = bytes_of(t, t.offset(r, c), 1);
             if (shadow.first_unwritten(p, n) >= 0) return {r, c};
         }
-    return {rows, cols};
+    return {w.row0 + w.rows, w.col0 + w.cols};
 }
 
 }  // namespace
@@ -106,25 +111,32 @@ void require_written(const ConvTileDesc& tile, const char* operand)
 
 void require_written(const TileDesc& tile, int rows, int cols, const char* operand)
 {
+    require_written(tile, Window{0, 0, rows, cols}, operand);
+}
+
+void require_written(const TileDesc& tile, const Window& window, const char* operand)
+{
     if (!runtime::checked()) return;
     const runtime::ShadowView shadow = shadow_of(tile);
-    const bool all_written = for_each_runs(tile, rows, cols, [&](const Runs& runs) {
+    const bool all_written = for_each_runs(tile, window, [&](const Runs& runs) {
         const auto [p, n, pitch, lines] = bytes_of(tile, runs);
         return shadow.first_unwritten(p, n, pitch, lines) < 0;
     });
     if (all_written) return;
-    const Element bad = first_unwritten_element(tile, rows, cols, shadow);
+    const Element bad = first_unwritten_element(tile, window, shadow);
     runtime::fail({"RUN_UNINIT_READ", "", operand,
                    "reads element (" + std::to_string(bad.row) + ", " + std::to_string(bad.col) +
                        ") of its valid region, which nothing has written",
                    "initialised data", "never-written bytes", ""});
 }
 
-void mark_written(const TileDesc& tile, int rows, int cols)
+void mark_written(const TileDesc& tile, int rows, int cols) { mark_written(tile, Window{0, 0, rows, cols}); }
+
+void mark_written(const TileDesc& tile, const Window& window)
 {
     if (!runtime::checked()) return;
     const runtime::ShadowView shadow = shadow_of(tile);
-    for_each_runs(tile, rows, cols, [&](const Runs& runs) {
+    for_each_runs(tile, window, [&](const Runs& runs) {
         const auto [p, n, pitch, lines] = bytes_of(tile, runs);
         shadow.mark_written(p, n, pitch, lines);
         return true;

@@ -7,14 +7,22 @@
 
 namespace pto::engine {
 
-// RUN_UNINIT_READ when a byte of the valid region of `tile` (or of rows x cols of it) was never written.
+// A rectangle of a tile's logical elements: rows x cols from (row0, col0).
+struct Window {
+    int row0 = 0, col0 = 0, rows = 0, cols = 0;
+};
+
+// RUN_UNINIT_READ when a byte of the valid region of `tile` (or of rows x cols of it, or of a window)
+// was never written.
 void require_written(const TileDesc& tile, const char* operand);
 void require_written(const TileDesc& tile, int rows, int cols, const char* operand);
+void require_written(const TileDesc& tile, const Window& window, const char* operand);
 // RUN_UNINIT_READ when a byte of a convolution tile's dense array was never written.
 void require_written(const ConvTileDesc& tile, const char* operand);
-// Records the valid region of `tile` (or rows x cols of it) as written.
+// Records the valid region of `tile` (or rows x cols of it, or a window) as written.
 void mark_written(const TileDesc& tile);
 void mark_written(const TileDesc& tile, int rows, int cols);
+void mark_written(const TileDesc& tile, const Window& window);
 // Records the first `elements` elements of `tile`'s storage as written, whatever its layout (for results
 // written in an order of their own, such as ZZ exponents).
 void mark_storage_prefix_written(const TileDesc& tile, int64_t elements);

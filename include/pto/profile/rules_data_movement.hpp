@@ -405,4 +405,102 @@ constexpr bool tmov_zz_extent_ok(int grp_axis, int valid_rows, int valid_cols)
     return rows % 16 == 0 && groups % 2 == 0;
 }
 
+// --- TEXTRACT / TINSERT ---------------------------------------------------------------------------
+// A window of TMOV: the element types follow LEGAL_TMOV_DTYPE and the modes LEGAL_TMOV_MODE.
+
+// Rule LEGAL_TEXTRACT_LOCATION: the (source, destination) locations TEXTRACT connects.
+// A2/A3: Mat->Left/Right, Acc->Mat, Vec->Vec. A5 adds Mat->ScaleLeft/ScaleRight, Acc->Vec, Vec->Mat.
+constexpr bool textract_location_ok(const profile::Profile& p, TileType src, TileType dst)
+{
+    const bool both = (src == TileType::Mat && (dst == TileType::Left || dst == TileType::Right)) ||
+                      (src == TileType::Acc && dst == TileType::Mat) || (src == TileType::Vec && dst == TileType::Vec);
+    const bool a5 = (src == TileType::Mat && (dst == TileType::ScaleLeft || dst == TileType::ScaleRight)) ||
+                    (src == TileType::Acc && dst == TileType::Vec) || (src == TileType::Vec && dst == TileType::Mat);
+    return both || (p.target != profile::Target::A2A3 && a5);
+}
+
+// Rule LEGAL_TINSERT_LOCATION: A2/A3: Acc->Mat, Vec->Vec; A5 adds Acc->Vec and Vec->Mat.
+constexpr bool tinsert_location_ok(const profile::Profile& p, TileType src, TileType dst)
+{
+    const bool both = (src == TileType::Acc && dst == TileType::Mat) || (src == TileType::Vec && dst == TileType::Vec);
+    const bool a5 = (src == TileType::Acc && dst == TileType::Vec) || (src == TileType::Vec && dst == TileType::Mat);
+    return both || (p.target != profile::Target::A2A3 && a5);
+}
+
+// Rule LEGAL_TINSERT_MODE: the split insertion modes (TInsertMode) move an Nz Vec tile into a Mat tile
+// of its element type, on A5 (and in the CPU simulation).
+constexpr bool tinsert_split_mode_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, BLayout src_b,
+                                     SLayout src_s)
+{
+    return p.target != profile::Target::A2A3 && src_loc == TileType::Vec && dst_loc == TileType::Mat &&
+           src_b == BLayout::ColMajor && src_s == SLayout::RowMajor;
+}
+
+namespace detail {
+constexpr bool is_nz(BLayout b, SLayout s) { return b == BLayout::ColMajor && s == SLayout::RowMajor; }
+constexpr bool is_zn(BLayout b, SLayout s) { return b == BLayout::RowMajor && s == SLayout::ColMajor; }
+}  // namespace detail
+
+// Rule LEGAL_TEXTRACT_LAYOUT (a2a3, a5): the cube loads Left/Right windows from Nz or Zn L1 tiles, the MX
+// scales from Zz (ScaleLeft) or Nn (ScaleRight) ones; a Vec->Vec window keeps its arrangement (ND or Nz
+// on both sides). The CPU simulation moves logical elements between any layouts.
+constexpr bool textract_layout_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, BLayout src_b,
+                                  SLayout src_s, BLayout dst_b, SLayout dst_s)
+{
+    if (p.target == profile::Target::Cpu) return true;
+    if (src_loc == TileType::Mat && (dst_loc == TileType::Left || dst_loc == TileType::Right))
+        return detail::is_nz(src_b, src_s) || detail::is_zn(src_b, src_s);
+    if (dst_loc == TileType::ScaleLeft) return src_b == BLayout::RowMajor && src_s == SLayout::RowMajor;
+    if (dst_loc == TileType::ScaleRight) return src_b == BLayout::ColMajor && src_s == SLayout::ColMajor;
+    if (src_loc == TileType::Vec && dst_loc == TileType::Vec) return src_b == dst_b && src_s == dst_s;
+    return true;
+}
+
+// Rule LEGAL_TINSERT_LAYOUT (a2a3, a5): a Vec->Vec window keeps its arrangement; a Vec->Mat one lands in
+// an Nz Mat tile.
+constexpr bool tinsert_layout_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, BLayout src_b,
+                                 SLayout src_s, BLayout dst_b, SLayout dst_s)
+{
+    if (p.target == profile::Target::Cpu) return true;
+    if (src_loc == TileType::Vec && dst_loc == TileType::Vec) return src_b == dst_b && src_s == dst_s;
+    if (src_loc == TileType::Vec && dst_loc == TileType::Mat) return detail::is_nz(dst_b, dst_s);
+    return true;
+}
+
+// The tile side of a window start rule: its location, arrangement, fractal box and element width.
+struct WindowTile {
+    TileType loc;
+    BLayout blayout;
+    SLayout slayout;
+    int box_rows, box_cols;  // 0 when unboxed
+    int element_bits;
+};
+
+namespace detail {
+// An unboxed row-major Vec window on A2/A3 starts on a 32-byte block of its row.
+constexpr bool nd_start_ok(const profile::Profile& p, const WindowTile& t, int64_t col)
+{
+    return p.target != profile::Target::A2A3 || t.loc != TileType::Vec || t.blayout != BLayout::RowMajor ||
+           col * t.element_bits % 256 == 0;
+}
+}  // namespace detail
+
+// Rule RUN_TEXTRACT_ALIGN (a2a3, a5): the cube and the vector copies read whole fractal boxes, so a
+// window of a boxed source starts on a box; an accumulator is read element by element by the fixpipe.
+constexpr bool textract_start_ok(const profile::Profile& p, const WindowTile& src, int64_t row, int64_t col)
+{
+    if (p.target == profile::Target::Cpu || src.loc == TileType::Acc) return true;
+    if (src.box_rows == 0) return detail::nd_start_ok(p, src, col);
+    return row % src.box_rows == 0 && col % src.box_cols == 0;
+}
+
+// Rule RUN_TINSERT_ALIGN (a2a3, a5): writes land on whole box lines: in an Nz destination (row-major
+// boxes inside) the window starts on a box column, in a Zn one on a box row.
+constexpr bool tinsert_start_ok(const profile::Profile& p, const WindowTile& dst, int64_t row, int64_t col)
+{
+    if (p.target == profile::Target::Cpu) return true;
+    if (dst.box_rows == 0) return detail::nd_start_ok(p, dst, col);
+    return dst.slayout == SLayout::RowMajor ? col % dst.box_cols == 0 : row % dst.box_rows == 0;
+}
+
 }  // namespace pto::rules

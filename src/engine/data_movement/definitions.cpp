@@ -1,4 +1,5 @@
-// The definitions of TASSIGN, TLOAD, TPREFETCH, TSTORE, TSTORE_FP, TMOV and TMOV_FP.
+// The definitions of TASSIGN, TLOAD, TPREFETCH, TSTORE, TSTORE_FP, TMOV, TMOV_FP, TEXTRACT, TEXTRACT_FP,
+// TINSERT and TINSERT_FP.
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -96,6 +97,98 @@ void run_tmov_call(const Call& c)
         case kQuantizingMove: return tmov(c.dst(), c.src(0), scalar_quantization(c), relu, mode);
         default: return tmov_zz(c.dst(), c.src(0), c.src(1), c.attributes[kGrpAxis]);
     }
+}
+
+// TEXTRACT and TINSERT: TMOV's operands and attributes with the window's start (row, col) after them (0, 0
+// when left out); TEXTRACT's two-destination form cuts two windows out of one source. TINSERT's
+// insert_mode selects the split insertion (TInsertMode).
+constexpr OperandSpec kSourceAt[] = {{"src", OperandKind::Tile}, {"row", OperandKind::Scalar}, {"col", OperandKind::Scalar}};
+constexpr OperandSpec kSourceAndPreQuantAt[] = {{"src", OperandKind::Tile},
+                                                {"pre_quant_scalar", OperandKind::Scalar},
+                                                {"row", OperandKind::Scalar},
+                                                {"col", OperandKind::Scalar}};
+constexpr OperandSpec kSourceAndTableAt[] = {
+    {"src", OperandKind::Tile}, {"fp", OperandKind::Tile}, {"row", OperandKind::Scalar}, {"col", OperandKind::Scalar}};
+constexpr OperandSpec kSourceAtTwice[] = {{"src", OperandKind::Tile},  {"row0", OperandKind::Scalar},
+                                          {"col0", OperandKind::Scalar}, {"row1", OperandKind::Scalar},
+                                          {"col1", OperandKind::Scalar}};
+constexpr OperandSpec kTwoTileDsts[] = {{"dst0", OperandKind::Tile}, {"dst1", OperandKind::Tile}};
+enum WindowForm : std::size_t { kWholeWindow, kWindowAt, kQuantizedWindowAt, kTwoWindows };
+constexpr Form kTextractForms[] = {
+    {kTileSrc, kTileDst}, {kSourceAt, kTileDst}, {kSourceAndPreQuantAt, kTileDst}, {kSourceAtTwice, kTwoTileDsts}};
+constexpr Form kTinsertForms[] = {{kTileSrc, kTileDst}, {kSourceAt, kTileDst}, {kSourceAndPreQuantAt, kTileDst}};
+constexpr Form kWindowFpForms[] = {{kSourceAndTableAt, kTileDst}};
+
+constexpr std::string_view kInsertModeKeys[] = {"insert_mode", "insertMode"};
+constexpr AttributeValue kInsertModeValues[] = {
+    {"none", 0}, spelling("split2", TInsertMode::SPLIT2), spelling("split4", TInsertMode::SPLIT4)};
+enum WindowAttribute : std::size_t { kWindowRelu, kWindowSplit, kInsertMode };
+constexpr AttributeSpec kWindowAttributes[] = {kTmovAttributes[kRelu], kTmovAttributes[kSplit],
+                                               {kInsertModeKeys, kInsertModeValues, 0}};
+
+// The window start at sources[first] and [first + 1]; null while verifying with an unknown value.
+std::optional<WindowStart> window_start(const Call& c, std::size_t first)
+{
+    if (first + 1 >= c.sources.size()) return WindowStart{};
+    const ScalarValue &row = *c.sources[first].scalar, &col = *c.sources[first + 1].scalar;
+    if (c.verifying && !(row.known && col.known)) return std::nullopt;
+    return WindowStart{row.i, col.i};
+}
+
+// The parts of a TEXTRACT / TINSERT call (and their _FP forms) beyond the two tiles.
+struct WindowCall {
+    ReluPreMode relu;
+    AccToVecMode mode;
+    std::optional<WindowStart> start = std::nullopt;
+    std::optional<AccQuantization> quant = std::nullopt;
+    std::optional<TInsertMode> insert_mode = std::nullopt;
+};
+
+WindowCall window_call(const Call& c)
+{
+    WindowCall w{.relu = c.attribute<ReluPreMode>(kWindowRelu), .mode = c.attribute<AccToVecMode>(kWindowSplit)};
+    if (c.attributes.size() > kInsertMode && c.attributes[kInsertMode] != 0)
+        w.insert_mode = c.attribute<TInsertMode>(kInsertMode);
+    if (c.sources.size() > 1 && c.sources[1].tile) {
+        w.quant = AccQuantization{.per_column = c.sources[1].tile};
+        w.start = window_start(c, 2);
+    } else if (c.form == kQuantizedWindowAt) {
+        w.quant = scalar_quantization(c);
+        w.start = window_start(c, 2);
+    } else {
+        w.start = window_start(c, 1);
+    }
+    return w;
+}
+
+const AccQuantization* quant_of(const WindowCall& w) { return w.quant ? &*w.quant : nullptr; }
+const WindowStart* start_of(const std::optional<WindowStart>& s) { return s ? &*s : nullptr; }
+
+void check_textract_call(const profile::Profile& p, const Call& c, LegalitySink& sink)
+{
+    const WindowCall w = window_call(c);
+    check_textract(p, c.dst(), c.src(0), start_of(w.start), w.relu, w.mode, sink, quant_of(w));
+    if (c.form == kTwoWindows)
+        check_textract(p, c.dst(1), c.src(0), start_of(window_start(c, 3)), w.relu, w.mode, sink, quant_of(w));
+}
+
+void run_textract_call(const Call& c)
+{
+    const WindowCall w = window_call(c);
+    textract(c.dst(), c.src(0), *w.start, w.relu, w.mode, quant_of(w));
+    if (c.form == kTwoWindows) textract(c.dst(1), c.src(0), *window_start(c, 3), w.relu, w.mode, quant_of(w));
+}
+
+void check_tinsert_call(const profile::Profile& p, const Call& c, LegalitySink& sink)
+{
+    const WindowCall w = window_call(c);
+    check_tinsert(p, c.dst(), c.src(0), start_of(w.start), w.relu, w.mode, sink, quant_of(w), w.insert_mode);
+}
+
+void run_tinsert_call(const Call& c)
+{
+    const WindowCall w = window_call(c);
+    tinsert(c.dst(), c.src(0), *w.start, w.relu, w.mode, quant_of(w), w.insert_mode);
 }
 
 // TSTORE from an accumulator drains through the fixpipe; from Vec or Mat through MTE3.
@@ -212,6 +305,48 @@ constexpr InstrDef definitions::TMOV_FP{
             tmov(c.dst(), c.src(0), AccQuantization{.per_column = &c.src(1)}, c.attribute<ReluPreMode>(kRelu),
                  c.attribute<AccToVecMode>(kSplit));
         },
+};
+
+constexpr InstrDef definitions::TEXTRACT{
+    .id = Instr::TEXTRACT,
+    .mnemonic = "TEXTRACT",
+    .forms = kTextractForms,
+    .attributes = std::span(kWindowAttributes).first(2),
+    .pipe = tmov_pipe,
+    .check = check_textract_call,
+    .run = run_textract_call,
+};
+
+// TEXTRACT_FP (pto.textract_fp): TEXTRACT out of an accumulator, quantized per source column by fp.
+constexpr InstrDef definitions::TEXTRACT_FP{
+    .id = Instr::TEXTRACT_FP,
+    .mnemonic = "TEXTRACT_FP",
+    .forms = kWindowFpForms,
+    .attributes = std::span(kWindowAttributes).first(2),
+    .pipe = tmov_pipe,
+    .check = check_textract_call,
+    .run = run_textract_call,
+};
+
+constexpr InstrDef definitions::TINSERT{
+    .id = Instr::TINSERT,
+    .mnemonic = "TINSERT",
+    .forms = kTinsertForms,
+    .attributes = kWindowAttributes,
+    .pipe = tmov_pipe,
+    .check = check_tinsert_call,
+    .run = run_tinsert_call,
+};
+
+// TINSERT_FP (pto.tinsert_fp): TINSERT out of an accumulator, quantized per source column by fp.
+constexpr InstrDef definitions::TINSERT_FP{
+    .id = Instr::TINSERT_FP,
+    .mnemonic = "TINSERT_FP",
+    .forms = kWindowFpForms,
+    .attributes = std::span(kWindowAttributes).first(2),
+    .pipe = tmov_pipe,
+    .check = check_tinsert_call,
+    .run = run_tinsert_call,
 };
 
 }  // namespace pto::engine

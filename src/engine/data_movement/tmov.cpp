@@ -10,6 +10,7 @@
 #include "engine/data_movement/acc_quantize.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
+#include "engine/data_movement/tile_move.hpp"
 
 namespace pto::engine {
 
@@ -26,19 +27,11 @@ std::string extent(int rows, int cols)
     return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
-// Where this core's part starts in the source: split modes hand each vector sub-block one half.
-void source_origin(const TileDesc& dst, AccToVecMode mode, int64_t& row0, int64_t& col0)
-{
-    const int64_t sub = runtime::subblock_idx();
-    row0 = mode == AccToVecMode::DualModeSplitM ? sub * dst.valid_rows : 0;
-    col0 = mode == AccToVecMode::DualModeSplitN ? sub * dst.valid_cols : 0;
-}
-
-void check_source_covers(const TileDesc& dst, const TileDesc& src, AccToVecMode mode, int64_t row0, int64_t col0)
+void check_source_covers(const TileDesc& dst, const TileDesc& src, AccToVecMode mode, const dm::MoveWindow& w)
 {
     const bool split_m = mode == AccToVecMode::DualModeSplitM, split_n = mode == AccToVecMode::DualModeSplitN;
-    const bool rows_ok = split_m ? 2 * dst.valid_rows == src.valid_rows : row0 + dst.valid_rows <= src.valid_rows;
-    const bool cols_ok = split_n ? 2 * dst.valid_cols == src.valid_cols : col0 + dst.valid_cols <= src.valid_cols;
+    const bool rows_ok = split_m ? 2 * dst.valid_rows == src.valid_rows : w.src_row + dst.valid_rows <= src.valid_rows;
+    const bool cols_ok = split_n ? 2 * dst.valid_cols == src.valid_cols : w.src_col + dst.valid_cols <= src.valid_cols;
     if (rows_ok && cols_ok) return;
     const std::string need = split_m ? "twice the destination's valid rows"
                              : split_n
@@ -50,73 +43,109 @@ void check_source_covers(const TileDesc& dst, const TileDesc& src, AccToVecMode 
 }
 
 template <typename Kernel>
-void move(const TileDesc& dst, const TileDesc& src, int64_t row0, int64_t col0)
+void move(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
 {
-    const dm::TileOperand to{dst};
-    const dm::TileOperand from{src, row0, col0};
-    dm::move_region<Kernel>(to, from, dst.valid_rows, dst.valid_cols, to.contiguous_axis());
+    const dm::TileOperand to{dst, w.dst_row, w.dst_col};
+    const dm::TileOperand from{src, w.src_row, w.src_col};
+    dm::move_region<Kernel>(to, from, w.rows, w.cols, to.contiguous_axis());
 }
 
 template <bool Relu>
-void move_converting(const TileDesc& dst, const TileDesc& src, int64_t row0, int64_t col0)
+void move_converting(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
 {
     const DType from = src.dtype, to = dst.dtype;
-    if (from == DType::F32 && to == DType::F16)
-        return move<dm::ConvertElements<float, half, Relu>>(dst, src, row0, col0);
-    if (from == DType::F32 && to == DType::BF16)
-        return move<dm::ConvertElements<float, bfloat16_t, Relu>>(dst, src, row0, col0);
-    if (from == DType::F32) return move<dm::ConvertElements<float, float, Relu>>(dst, src, row0, col0);
-    if (from == DType::I32) return move<dm::ConvertElements<int32_t, int32_t, Relu>>(dst, src, row0, col0);
-    if (from == DType::F16) return move<dm::ConvertElements<half, float, false>>(dst, src, row0, col0);
-    return move<dm::ConvertElements<bfloat16_t, float, false>>(dst, src, row0, col0);
+    if (from == DType::F32 && to == DType::F16) return move<dm::ConvertElements<float, half, Relu>>(dst, src, w);
+    if (from == DType::F32 && to == DType::BF16) return move<dm::ConvertElements<float, bfloat16_t, Relu>>(dst, src, w);
+    if (from == DType::F32) return move<dm::ConvertElements<float, float, Relu>>(dst, src, w);
+    if (from == DType::I32) return move<dm::ConvertElements<int32_t, int32_t, Relu>>(dst, src, w);
+    if (from == DType::F16) return move<dm::ConvertElements<half, float, false>>(dst, src, w);
+    return move<dm::ConvertElements<bfloat16_t, float, false>>(dst, src, w);
 }
 
 // The quantizing forms, element by element: the fixpipe's rule (acc_quantize.hpp) per destination element.
 void move_quantized(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
-                    int64_t row0, int64_t col0)
+                    const dm::MoveWindow& w)
 {
     const int64_t out_bytes = (dst.element_bits() + 7) / 8;
-    for (int c = 0; c < dst.valid_cols; ++c) {
-        const float scale = dm::column_scale(quant, col0 + c);
-        for (int r = 0; r < dst.valid_rows; ++r)
-            dm::write_quantized(dm::quantized_value(src, src.offset(row0 + r, col0 + c), scale, relu), dst.dtype,
-                                dst.data + dst.offset(r, c) * out_bytes);
+    for (int64_t c = 0; c < w.cols; ++c) {
+        const float scale = dm::column_scale(quant, w.src_col + c);
+        for (int64_t r = 0; r < w.rows; ++r)
+            dm::write_quantized(dm::quantized_value(src, src.offset(w.src_row + r, w.src_col + c), scale, relu), dst.dtype,
+                                dst.data + dst.offset(w.dst_row + r, w.dst_col + c) * out_bytes);
     }
 }
 
-void move_bits(const TileDesc& dst, const TileDesc& src, int64_t row0, int64_t col0)
+void move_bits(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
 {
     switch (dst.element_bits()) {
-        case 8: return move<dm::CopyBits<uint8_t>>(dst, src, row0, col0);
-        case 16: return move<dm::CopyBits<uint16_t>>(dst, src, row0, col0);
-        case 32: return move<dm::CopyBits<uint32_t>>(dst, src, row0, col0);
-        default: return move<dm::CopyBits<uint64_t>>(dst, src, row0, col0);
+        case 8: return move<dm::CopyBits<uint8_t>>(dst, src, w);
+        case 16: return move<dm::CopyBits<uint16_t>>(dst, src, w);
+        case 32: return move<dm::CopyBits<uint32_t>>(dst, src, w);
+        default: return move<dm::CopyBits<uint64_t>>(dst, src, w);
     }
 }
 
 }  // namespace
 
-namespace {
+namespace data_movement {
 
-void check_quantization(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src,
-                        const AccQuantization& quant, LegalitySink& sink)
+void move_window(const TileDesc& dst, const TileDesc& src, const MoveWindow& window, ReluPreMode relu,
+                 const AccQuantization* quant)
 {
-    if (!rules::tmov_quant_source_ok(src.loc)) {
-        dm::report_rule(sink, profile, "LEGAL_TMOV_LOCATION", "src", "a quantizing TMOV moves out of an accumulator",
-                        "an Acc tile", dm::location_name(src.loc));
+    if (quant) {
+        move_quantized(dst, src, *quant, relu, window);
+    } else if (relu == ReluPreMode::NormalRelu) {
+        move_converting<true>(dst, src, window);
+    } else if (src.dtype != dst.dtype) {
+        move_converting<false>(dst, src, window);
+    } else {
+        move_bits(dst, src, window);
     }
-    if (!rules::acc_quant_output_dtype_ok(profile, src.dtype, dst.dtype)) {
-        dm::report_rule(sink, profile, "LEGAL_TMOV_QUANT_DTYPE", "dst",
+}
+
+MoveWindow split_origin(AccToVecMode mode, int64_t half_rows, int64_t half_cols)
+{
+    const int64_t sub = runtime::subblock_idx();
+    return {.src_row = mode == AccToVecMode::DualModeSplitM ? sub * half_rows : 0,
+            .src_col = mode == AccToVecMode::DualModeSplitN ? sub * half_cols : 0};
+}
+
+void check_conversion(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
+                      AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant)
+{
+    const std::string path = location_name(src.loc) + " -> " + location_name(dst.loc);
+    if (quant) {
+        if (!rules::tmov_quant_source_ok(src.loc))
+            report_rule(sink, profile, "LEGAL_TMOV_LOCATION", "src", "a quantizing move leaves an accumulator",
+                        "an Acc tile", location_name(src.loc));
+        if (!rules::acc_quant_output_dtype_ok(profile, src.dtype, dst.dtype))
+            report_rule(sink, profile, "LEGAL_TMOV_QUANT_DTYPE", "dst",
                         "a quantizing move of a " + name_of(src.dtype) + " accumulator cannot produce " + name_of(dst.dtype),
                         profile.target == profile::Target::A2A3
                             ? "f32 -> i8/u8, i32 -> i8/u8/f16"
                             : "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, i32 -> i8/u8/f16/bf16",
                         name_of(src.dtype) + " -> " + name_of(dst.dtype));
+        if (quant->per_column) check_quant_table(profile, *quant->per_column, src.valid_cols, sink);
+    } else if (!rules::tmov_dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
+        report_rule(sink, profile, "LEGAL_TMOV_DTYPE", "dst",
+                    "a " + path + " move cannot take " + name_of(src.dtype) + " into " + name_of(dst.dtype),
+                    "a supported element-type pair", name_of(src.dtype) + " -> " + name_of(dst.dtype));
     }
-    if (quant.per_column) dm::check_quant_table(profile, *quant.per_column, src.valid_cols, sink);
+    if (!rules::tmov_mode_ok(src.loc, dst.loc, relu, mode)) {
+        report_rule(sink, profile, "LEGAL_TMOV_MODE", "src",
+                    "ReLU applies only to moves out of an accumulator and split modes only to Acc -> Vec moves",
+                    "an Acc source (Acc -> Vec for split modes)", path);
+    }
+    if (all_known(src.valid_rows, src.valid_cols) &&
+        !rules::tmov_split_ok(mode, dst.element_bits(), src.valid_rows, src.valid_cols)) {
+        report(sink, "RUN_TMOV_SPLIT", "src", "the accumulator's valid region cannot be split between the two vector cores",
+               mode == AccToVecMode::DualModeSplitM ? "an even row count"
+                                                    : "an even column count (a multiple of 32 for 32-bit outputs)",
+               extent(src.valid_rows, src.valid_cols));
+    }
 }
 
-}  // namespace
+}  // namespace data_movement
 
 void check_tmov(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
                 AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant)
@@ -125,13 +154,7 @@ void check_tmov(const profile::Profile& profile, const TileDesc& dst, const Tile
     if (!rules::tmov_location_ok(profile, src.loc, dst.loc)) {
         dm::report_rule(sink, profile, "LEGAL_TMOV_LOCATION", "dst", "TMOV has no " + path + " path", "a supported location pair", path);
     }
-    if (quant) {
-        check_quantization(profile, dst, src, *quant, sink);
-    } else if (!rules::tmov_dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
-        dm::report_rule(sink, profile, "LEGAL_TMOV_DTYPE", "dst",
-                      "TMOV " + path + " cannot move " + name_of(src.dtype) + " into " + name_of(dst.dtype),
-                      "a supported element-type pair", name_of(src.dtype) + " -> " + name_of(dst.dtype));
-    }
+    dm::check_conversion(profile, dst, src, relu, mode, sink, quant);
     if (!rules::tmov_shape_ok(profile, src.rows, src.cols, dst.rows, dst.cols)) {
         dm::report_rule(sink, profile, "LEGAL_TMOV_SHAPE", "dst", "source and destination capacities differ", extent(src.rows, src.cols),
                       extent(dst.rows, dst.cols));
@@ -152,25 +175,13 @@ void check_tmov(const profile::Profile& profile, const TileDesc& dst, const Tile
         dm::report_rule(sink, profile, "LEGAL_TMOV_LAYOUT", "src", "the cube cannot read a " + dm::arrangement_name(src) + " L1 tile",
                       "Nz, Zn or row-major", dm::arrangement_name(src));
     }
-    if (!rules::tmov_mode_ok(src.loc, dst.loc, relu, mode)) {
-        dm::report_rule(sink, profile, "LEGAL_TMOV_MODE", "src",
-                      "ReLU applies only to moves out of an accumulator and split modes only to Acc -> Vec moves",
-                      "an Acc source (Acc -> Vec for split modes)", path);
-    }
-    if (all_known(src.valid_rows, src.valid_cols) &&
-        !rules::tmov_split_ok(mode, dst.element_bits(), src.valid_rows, src.valid_cols)) {
-        report(sink, "RUN_TMOV_SPLIT", "src", "the accumulator's valid region cannot be split between the two vector cores",
-               mode == AccToVecMode::DualModeSplitM ? "an even row count"
-                                                    : "an even column count (a multiple of 32 for 32-bit outputs)",
-               extent(src.valid_rows, src.valid_cols));
-    }
 }
 
 namespace {
 
-// The checks of every TMOV form out of `src` before it writes; where this core's part of src starts.
-void prepare_move(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode,
-                  const AccQuantization* quant, int64_t& row0, int64_t& col0)
+// The checks of every TMOV form out of `src` before it writes; the window this core moves.
+dm::MoveWindow prepare_move(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode,
+                            const AccQuantization* quant)
 {
     dm::check_tile(dst, "dst");
     dm::check_tile(src, "src");
@@ -180,10 +191,13 @@ void prepare_move(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, Ac
     warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& s) {
         check_tmov(p, dst, src, relu, mode, s, quant);
     });
-    source_origin(dst, mode, row0, col0);
-    check_source_covers(dst, src, mode, row0, col0);
+    dm::MoveWindow w = dm::split_origin(mode, dst.valid_rows, dst.valid_cols);
+    w.rows = dst.valid_rows;
+    w.cols = dst.valid_cols;
+    check_source_covers(dst, src, mode, w);
     require_written(src, "src");
-    if (quant && quant->per_column) require_written(*quant->per_column, 1, int(col0 + dst.valid_cols), "fp");
+    if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
+    return w;
 }
 
 }  // namespace
@@ -191,33 +205,22 @@ void prepare_move(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, Ac
 void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode)
 {
     runtime::InstructionScope scope("TMOV");
-    int64_t row0 = 0, col0 = 0;
-    prepare_move(dst, src, relu, mode, nullptr, row0, col0);
-    if (relu == ReluPreMode::NormalRelu) {
-        move_converting<true>(dst, src, row0, col0);
-    } else if (src.dtype != dst.dtype) {
-        move_converting<false>(dst, src, row0, col0);
-    } else {
-        move_bits(dst, src, row0, col0);
-    }
+    dm::move_window(dst, src, prepare_move(dst, src, relu, mode, nullptr), relu, nullptr);
     mark_written(dst);
 }
 
 void tprefetch(const TileDesc& dst, const TileDesc& src)
 {
     runtime::InstructionScope scope("TPREFETCH");
-    int64_t row0 = 0, col0 = 0;
-    prepare_move(dst, src, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0, nullptr, row0, col0);
-    move_bits(dst, src, row0, col0);
+    const dm::MoveWindow w = prepare_move(dst, src, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0, nullptr);
+    move_bits(dst, src, w);
     mark_written(dst);
 }
 
 void tmov(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu, AccToVecMode mode)
 {
     runtime::InstructionScope scope(quant.per_column ? "TMOV_FP" : "TMOV");
-    int64_t row0 = 0, col0 = 0;
-    prepare_move(dst, src, relu, mode, &quant, row0, col0);
-    move_quantized(dst, src, quant, relu, row0, col0);
+    dm::move_window(dst, src, prepare_move(dst, src, relu, mode, &quant), relu, &quant);
     mark_written(dst);
 }
 

@@ -1,7 +1,9 @@
-// Engine entry points of the data-movement family: TLOAD, TSTORE and TMOV. Each validates its
-// operands for the active profile (LEGAL_* / RUN_* diagnostics), does the checked-mode bookkeeping
-// and moves the data. The C++ intrinsics and the PTO-AS interpreter both call these.
+// Engine entry points of the data-movement family: TLOAD, TSTORE, TMOV and its windows TEXTRACT and
+// TINSERT. Each validates its operands for the active profile (LEGAL_* / RUN_* diagnostics), does the
+// checked-mode bookkeeping and moves the data. The C++ intrinsics and the PTO-AS interpreter both call these.
 #pragma once
+
+#include <optional>
 
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
@@ -71,6 +73,27 @@ void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu = ReluPreMo
 void tmov(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
           AccToVecMode mode = AccToVecMode::SingleModeVec0);
 
+// Where TEXTRACT's window starts in its source, or TINSERT's in its destination.
+struct WindowStart {
+    int64_t row = 0, col = 0;
+};
+
+// TEXTRACT: TMOV of a window: dst's valid region receives src's elements from `start` on
+// (dst(i, j) = src(row + i, col + j)), converted, ReLU'd or quantized out of an accumulator as TMOV does
+// them (a table's scale is that of the source column); under a split mode this core's half, from `start`.
+// The window lies in src's valid region (RUN_TEXTRACT_RANGE) and, on a boxed source other than an
+// accumulator, starts on a fractal box (RUN_TEXTRACT_ALIGN, a2a3/a5).
+void textract(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPreMode relu = ReluPreMode::NoRelu,
+              AccToVecMode mode = AccToVecMode::SingleModeVec0, const AccQuantization* quant = nullptr);
+
+// TINSERT: src's valid region (under a split mode this core's half of it) lands in dst from `start` on
+// (dst(row + i, col + j) = src(i, j)), as TEXTRACT converts it; the rest of dst keeps its bytes. The
+// window lies in dst's valid region (RUN_TINSERT_RANGE) and starts on a box line of a boxed
+// destination (RUN_TINSERT_ALIGN, a2a3/a5). `split_mode`: the TInsertMode form (Nz Vec -> Mat, a5).
+void tinsert(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPreMode relu = ReluPreMode::NoRelu,
+             AccToVecMode mode = AccToVecMode::SingleModeVec0, const AccQuantization* quant = nullptr,
+             std::optional<TInsertMode> split_mode = std::nullopt);
+
 // TMOV's exponent repack for the cube's MX scales (the 3-operand form): the E8M0 exponents of src's
 // valid region, grouped along rows (grp_axis 1: src is rows x groups) or down columns (grp_axis 0: src
 // is row groups x columns, taken transposed), go to dst's storage from its first byte in ZZ order,
@@ -91,6 +114,12 @@ void check_conv_transfer(const profile::Profile& p, const ConvTileDesc& tile, co
 // `quant`: the rules of the quantizing forms (an Acc source, LEGAL_TMOV_QUANT_DTYPE, the fp table).
 void check_tmov(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
                 AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant = nullptr);
+// `start`: null when the verifier does not know it (the rules that read it are skipped).
+void check_textract(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const WindowStart* start,
+                    ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant = nullptr);
+void check_tinsert(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const WindowStart* start,
+                   ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant = nullptr,
+                   std::optional<TInsertMode> split_mode = std::nullopt);
 void check_tmov_zz(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const TileDesc& tmp,
                    int grp_axis, LegalitySink& sink);
 

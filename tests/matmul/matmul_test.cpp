@@ -5,6 +5,7 @@
 #include <pto/pto-inst.hpp>
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cmath>
 #include <cstring>
@@ -48,13 +49,13 @@ double wide(T v)
 
 enum class Form { Plain, Accumulate, AccumulateInPlace, Bias };
 
-// c = init + a . b for random m, k, n within M x K x N tiles, checked element by element.
-template <typename In, typename Acc, int M, int K, int N, bool Gemv = false>
-void expect_products(uint32_t seed, Form form)
+// c = init + a . b for random m, k, n within tiles A, B, C, checked element by element.
+template <typename A, typename B, typename C, bool Gemv = false>
+void expect_products_in(uint32_t seed, Form form)
 {
-    using A = TileLeft<In, M, K, DYNAMIC, DYNAMIC>;
-    using B = TileRight<In, K, N, DYNAMIC, DYNAMIC>;
-    using C = TileAcc<Acc, M, N, DYNAMIC, DYNAMIC>;
+    using In = typename A::DType;
+    using Acc = typename C::DType;
+    constexpr int M = A::Rows, K = A::Cols, N = B::Cols;
     using Bias = Tile<TileType::Bias, Acc, 1, N, BLayout::RowMajor, 1, DYNAMIC>;
     std::mt19937 rng(seed);
     for (int trial = 0; trial < 5; ++trial) {
@@ -123,6 +124,18 @@ void expect_products(uint32_t seed, Form form)
     }
 }
 
+// The cube's layouts: Left Nz, Right Zn, Acc Nz.
+template <typename In, typename Acc, int M, int K, int N, bool Gemv = false>
+void expect_products(uint32_t seed, Form form)
+{
+    expect_products_in<TileLeft<In, M, K, DYNAMIC, DYNAMIC>, TileRight<In, K, N, DYNAMIC, DYNAMIC>,
+                       TileAcc<Acc, M, N, DYNAMIC, DYNAMIC>, Gemv>(seed, form);
+}
+
+template <TileType Loc, typename T, int Rows, int Cols, BLayout B, SLayout S = SLayout::NoneBox,
+          int Fractal = TileConfig::fractalABSize>
+using TileIn = Tile<Loc, T, Rows, Cols, B, DYNAMIC, DYNAMIC, S, Fractal>;
+
 TEST(Tmatmul, FloatInputsEveryForm)
 {
     for (Form f : {Form::Plain, Form::Accumulate, Form::AccumulateInPlace, Form::Bias})
@@ -148,6 +161,86 @@ TEST(Tmatmul, Fp8AndHif8Inputs)
     expect_products<float8_e4m3_t, float, 16, 64, 32>(40, Form::Plain);
     expect_products<float8_e5m2_t, float, 16, 64, 32>(41, Form::Accumulate);
     expect_products<hifloat8_t, float, 16, 64, 32>(42, Form::Bias);
+}
+
+// The cpu target takes any layout: unboxed ones (column-major through row-major panels, row-major in
+// place), Nz with the Left box on Acc and Right (in place or staged), and both tile shapes of the same
+// sums must give the bits the cube's layouts give.
+TEST(Tmatmul, EveryLayoutGivesTheSameBits)
+{
+    using enum TileType;
+    using enum BLayout;
+    for (Form f : {Form::Plain, Form::Accumulate, Form::AccumulateInPlace, Form::Bias}) {
+        const uint32_t seed = 70 + uint32_t(f);
+        expect_products_in<TileIn<Left, float, 48, 24, ColMajor>, TileIn<Right, float, 24, 48, ColMajor>,
+                           TileIn<Acc, float, 48, 48, ColMajor>>(seed, f);
+        expect_products_in<TileIn<Left, half, 32, 48, RowMajor>, TileIn<Right, half, 48, 80, RowMajor>,
+                           TileIn<Acc, float, 32, 80, RowMajor>>(seed, f);
+        expect_products_in<TileIn<Left, int8_t, 32, 64, RowMajor, SLayout::ColMajor>,
+                           TileIn<Right, int8_t, 64, 64, ColMajor, SLayout::RowMajor>,
+                           TileIn<Acc, int32_t, 32, 64, ColMajor, SLayout::RowMajor>>(seed, f);
+        expect_products_in<TileIn<Left, bfloat16_t, 32, 48, ColMajor, SLayout::RowMajor>,
+                           TileIn<Right, bfloat16_t, 48, 64, ColMajor, SLayout::RowMajor>,
+                           TileIn<Acc, float, 32, 64, RowMajor>>(seed, f);
+    }
+}
+
+// The same values in the cube's layouts (the fast paths) and in column-major tiles (row-major panels).
+TEST(Tmatmul, FastAndGeneralPathsAgreeBitForBit)
+{
+    constexpr int M = 64, K = 64, N = 64;
+    const int m = 61, k = 50, n = 37;  // partial boxes everywhere
+    std::mt19937 rng(80);
+    TileLeft<half, M, K, DYNAMIC, DYNAMIC> a(m, k);
+    TileRight<half, K, N, DYNAMIC, DYNAMIC> b(k, n);
+    TileAcc<float, M, N, DYNAMIC, DYNAMIC> c(m, n), c_in(m, n);
+    TileIn<TileType::Left, half, M, K, BLayout::ColMajor> a2(m, k);
+    TileIn<TileType::Right, half, K, N, BLayout::ColMajor> b2(k, n);
+    TileIn<TileType::Acc, float, M, N, BLayout::ColMajor> c2(m, n), c_in2(m, n);
+    for (int i = 0; i < m; ++i)
+        for (int kk = 0; kk < k; ++kk) {
+            const half v = random_input<half>(rng);
+            a.SetValue(uint32_t(GetTileOffset<decltype(a)>(i, kk)), v);
+            a2.SetValue(uint32_t(GetTileOffset<decltype(a2)>(i, kk)), v);
+        }
+    for (int kk = 0; kk < k; ++kk)
+        for (int j = 0; j < n; ++j) {
+            const half v = random_input<half>(rng);
+            b.SetValue(uint32_t(GetTileOffset<decltype(b)>(kk, j)), v);
+            b2.SetValue(uint32_t(GetTileOffset<decltype(b2)>(kk, j)), v);
+        }
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            const float v = random_init<float>(rng);
+            c_in.SetValue(uint32_t(GetTileOffset<decltype(c_in)>(i, j)), v);
+            c_in2.SetValue(uint32_t(GetTileOffset<decltype(c_in2)>(i, j)), v);
+        }
+    TMATMUL_ACC(c, c_in, a, b);
+    TMATMUL_ACC(c2, c_in2, a2, b2);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            const float fast = c.GetValue(uint32_t(GetTileOffset<decltype(c)>(i, j)));
+            const float general = c2.GetValue(uint32_t(GetTileOffset<decltype(c2)>(i, j)));
+            ASSERT_EQ(std::memcmp(&fast, &general, sizeof(float)), 0) << "(" << i << "," << j << ")";
+        }
+}
+
+// Vector width never changes a result: every SIMD target this CPU runs (4, 8 or 16 lanes) gives the
+// decided sums, through the fast paths and the general one.
+TEST(Tmatmul, EverySimdTargetGivesTheDecidedSums)
+{
+    for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        for (Form f : {Form::Plain, Form::Accumulate, Form::Bias}) {
+            expect_products<float, float, 48, 24, 48>(90 + uint32_t(f), f);
+            expect_products<int8_t, int32_t, 32, 64, 48>(95 + uint32_t(f), f);
+            expect_products_in<TileIn<TileType::Left, half, 32, 48, BLayout::ColMajor>,
+                               TileIn<TileType::Right, half, 48, 80, BLayout::ColMajor>,
+                               TileIn<TileType::Acc, float, 32, 80, BLayout::ColMajor>>(99 + uint32_t(f), f);
+        }
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
 
 TEST(Tgemv, EveryFormTakesOneRow)

@@ -43,69 +43,86 @@ T scalar_step(T a, T b, T c)
     }
 }
 
-// Rows [i0, i0 + R) by two vectors of columns from j0: the accumulators stay in registers for all of k.
+// Rows [i0, i0 + R) by two vectors of columns (b0, b1: their rows of b at kk = 0; init0/1, c0/1: at row
+// i0): the accumulators stay in registers for all of k, which a walks in its chunks.
 template <int R, class D, typename T>
-HWY_INLINE void block(D d, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc)
+HWY_INLINE void block(D d, int k, const Panel<const T>& a, int i0, const T* b0, const T* b1, int ldb,
+                      const T* init0, const T* init1, int ld_init, T* c0, T* c1, int ldc)
 {
-    const size_t lanes = hn::Lanes(d);
     hn::Vec<D> acc0[R], acc1[R];
     for (int r = 0; r < R; ++r) {
-        acc0[r] = hn::LoadU(d, c + r * ldc);
-        acc1[r] = hn::LoadU(d, c + r * ldc + lanes);
+        acc0[r] = init0 ? hn::LoadU(d, init0 + r * ld_init) : hn::Zero(d);
+        acc1[r] = init1 ? hn::LoadU(d, init1 + r * ld_init) : hn::Zero(d);
     }
-    for (int kk = 0; kk < k; ++kk) {
-        const auto b0 = hn::LoadU(d, b + kk * ldb), b1 = hn::LoadU(d, b + kk * ldb + lanes);
-        for (int r = 0; r < R; ++r) {
-            const auto ar = hn::Set(d, a[r * lda + kk]);
-            acc0[r] = step(d, ar, b0, acc0[r]);
-            acc1[r] = step(d, ar, b1, acc1[r]);
+    const T* a_chunk = a.data + int64_t(i0) * a.ld;
+    for (int k0 = 0; k0 < k; k0 += a.chunk, a_chunk += a.chunk_step) {
+        const int steps = std::min(a.chunk, k - k0);
+        for (int kk = 0; kk < steps; ++kk) {
+            const int64_t row = int64_t(k0 + kk) * ldb;
+            const auto bv0 = hn::LoadU(d, b0 + row), bv1 = hn::LoadU(d, b1 + row);
+            for (int r = 0; r < R; ++r) {
+                const auto ar = hn::Set(d, a_chunk[r * a.ld + kk]);
+                acc0[r] = step(d, ar, bv0, acc0[r]);
+                acc1[r] = step(d, ar, bv1, acc1[r]);
+            }
         }
     }
     for (int r = 0; r < R; ++r) {
-        hn::StoreU(acc0[r], d, c + r * ldc);
-        hn::StoreU(acc1[r], d, c + r * ldc + lanes);
+        hn::StoreU(acc0[r], d, c0 + r * ldc);
+        hn::StoreU(acc1[r], d, c1 + r * ldc);
     }
 }
 
 template <class D, typename T>
-HWY_INLINE void block_of(int rows, D d, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc)
+HWY_INLINE void block_of(int rows, D d, int k, const Panel<const T>& a, int i0, const T* b0, const T* b1, int ldb,
+                         const T* init0, const T* init1, int ld_init, T* c0, T* c1, int ldc)
 {
     switch (rows) {
-        case 6: return block<6>(d, k, a, lda, b, ldb, c, ldc);
-        case 5: return block<5>(d, k, a, lda, b, ldb, c, ldc);
-        case 4: return block<4>(d, k, a, lda, b, ldb, c, ldc);
-        case 3: return block<3>(d, k, a, lda, b, ldb, c, ldc);
-        case 2: return block<2>(d, k, a, lda, b, ldb, c, ldc);
-        default: return block<1>(d, k, a, lda, b, ldb, c, ldc);
+        case 6: return block<6>(d, k, a, i0, b0, b1, ldb, init0, init1, ld_init, c0, c1, ldc);
+        case 5: return block<5>(d, k, a, i0, b0, b1, ldb, init0, init1, ld_init, c0, c1, ldc);
+        case 4: return block<4>(d, k, a, i0, b0, b1, ldb, init0, init1, ld_init, c0, c1, ldc);
+        case 3: return block<3>(d, k, a, i0, b0, b1, ldb, init0, init1, ld_init, c0, c1, ldc);
+        case 2: return block<2>(d, k, a, i0, b0, b1, ldb, init0, init1, ld_init, c0, c1, ldc);
+        default: return block<1>(d, k, a, i0, b0, b1, ldb, init0, init1, ld_init, c0, c1, ldc);
     }
 }
 
 template <typename T>
-HWY_INLINE void gemm(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc)
+HWY_INLINE void gemm(int m, int n, int k, const Panel<const T>& a, const Panel<const T>& b, const Panel<const T>& init,
+                     const Panel<T>& c)
 {
-    const hn::ScalableTag<T> d;
-    const int width = 2 * static_cast<int>(hn::Lanes(d));
+    // At most 16 lanes, so that a vector never straddles a chunk of 16 columns.
+    const hn::CappedTag<T, 16> d;
+    const int lanes = static_cast<int>(hn::Lanes(d));
     int j = 0;
     // Column panels outermost: the k x width panel of b stays in L1 while every row block passes.
-    for (; j + width <= n; j += width)
-        for (int i = 0; i < m; i += kRows)
-            block_of(std::min(kRows, m - i), d, k, a + i * lda, lda, b + j, ldb, c + i * ldc + j, ldc);
+    for (; j + 2 * lanes <= n; j += 2 * lanes) {
+        const T* b0 = b.at(0, j);
+        const T* b1 = b.at(0, j + lanes);
+        for (int i = 0; i < m; i += kRows) {
+            const T* init0 = init.data ? init.at(i, j) : nullptr;
+            const T* init1 = init.data ? init.at(i, j + lanes) : nullptr;
+            block_of(std::min(kRows, m - i), d, k, a, i, b0, b1, b.ld, init0, init1, init.ld, c.at(i, j),
+                     c.at(i, j + lanes), c.ld);
+        }
+    }
     for (int i = 0; i < m; ++i)
         for (int jj = j; jj < n; ++jj) {
-            T sum = c[i * ldc + jj];
-            for (int kk = 0; kk < k; ++kk) sum = scalar_step(a[i * lda + kk], b[kk * ldb + jj], sum);
-            c[i * ldc + jj] = sum;
+            T sum = init.data ? *init.at(i, jj) : T(0);
+            for (int kk = 0; kk < k; ++kk) sum = scalar_step(*a.at(i, kk), *b.at(kk, jj), sum);
+            *c.at(i, jj) = sum;
         }
 }
 
-void GemmF32(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc)
+void GemmF32(int m, int n, int k, Panel<const float> a, Panel<const float> b, Panel<const float> init, Panel<float> c)
 {
-    gemm(m, n, k, a, lda, b, ldb, c, ldc);
+    gemm(m, n, k, a, b, init, c);
 }
 
-void GemmI32(int m, int n, int k, const int32_t* a, int lda, const int32_t* b, int ldb, int32_t* c, int ldc)
+void GemmI32(int m, int n, int k, Panel<const int32_t> a, Panel<const int32_t> b, Panel<const int32_t> init,
+             Panel<int32_t> c)
 {
-    gemm(m, n, k, a, lda, b, ldb, c, ldc);
+    gemm(m, n, k, a, b, init, c);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -118,14 +135,16 @@ namespace pto::engine::matmul {
 HWY_EXPORT(GemmF32);
 HWY_EXPORT(GemmI32);
 
-void gemm_f32(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc)
+void gemm_f32(int m, int n, int k, Panel<const float> a, Panel<const float> b, Panel<const float> init,
+              Panel<float> c)
 {
-    HWY_DYNAMIC_DISPATCH(GemmF32)(m, n, k, a, lda, b, ldb, c, ldc);
+    HWY_DYNAMIC_DISPATCH(GemmF32)(m, n, k, a, b, init, c);
 }
 
-void gemm_i32(int m, int n, int k, const int32_t* a, int lda, const int32_t* b, int ldb, int32_t* c, int ldc)
+void gemm_i32(int m, int n, int k, Panel<const int32_t> a, Panel<const int32_t> b, Panel<const int32_t> init,
+              Panel<int32_t> c)
 {
-    HWY_DYNAMIC_DISPATCH(GemmI32)(m, n, k, a, lda, b, ldb, c, ldc);
+    HWY_DYNAMIC_DISPATCH(GemmI32)(m, n, k, a, b, init, c);
 }
 
 }  // namespace pto::engine::matmul

@@ -1,23 +1,27 @@
-// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, TGEMV, TGEMV_ACC, TGEMV_BIAS: the operand checks, the unpacking of
-// the cube's tile layouts into row-major panels for the kernel, and the definitions.
+// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, TGEMV, TGEMV_ACC, TGEMV_BIAS: the operand checks, the call of the
+// kernel on the operands' panels, and the definitions.
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/matmul.hpp>
-#include <pto/numeric/convert.hpp>
 #include <pto/profile/rules_matmul.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
-#include <cstring>
 #include <string>
-#include <vector>
 
-#include "engine/convert/vector_conversions.hpp"
 #include "engine/definition.hpp"
 #include "engine/matmul/gemm_kernel.hpp"
+#include "engine/matmul/operand_panels.hpp"
 
 namespace pto::engine {
 
 namespace {
+
+// The working type's view of a panel of words.
+template <typename T, typename Word>
+matmul::Panel<T> as(const matmul::Panel<Word>& p)
+{
+    return {reinterpret_cast<T*>(p.data), p.ld, p.chunk, p.chunk_step};
+}
 
 std::string extent_of(int rows, int cols) { return std::to_string(rows) + " x " + std::to_string(cols); }
 
@@ -30,131 +34,6 @@ Extents extents_of(const MatmulOperands& o)
 {
     if (o.gemv) return {1, o.b.valid_rows, o.b.valid_cols};
     return {o.a.valid_rows, o.a.valid_cols, o.b.valid_cols};
-}
-
-// Calls run(r, c, offset, n, along_rows) for runs of n elements the tile holds contiguously from element
-// `offset`: logical (r, c) onwards along its row, or down its column when along_rows. One run per line
-// of a fractal box (a whole row or column when unboxed), each box's position found once, so that
-// moving a tile costs a few calls per box.
-template <typename Run>
-void for_each_run(const TileDesc& t, int rows, int cols, Run&& run)
-{
-    if (!t.boxed()) {
-        if (t.blayout == BLayout::RowMajor) {
-            for (int r = 0; r < rows; ++r) run(r, 0, t.offset(r, 0), cols, false);
-        } else {
-            for (int c = 0; c < cols; ++c) run(0, c, t.offset(0, c), rows, true);
-        }
-        return;
-    }
-    const int br = t.box_rows(), bc = t.box_cols();
-    const bool inner_row_major = t.slayout == SLayout::RowMajor;
-    for (int r0 = 0; r0 < rows; r0 += br)
-        for (int c0 = 0; c0 < cols; c0 += bc) {
-            const int64_t base = t.offset(r0, c0);
-            const int box_rows = std::min(br, rows - r0), box_cols = std::min(bc, cols - c0);
-            if (inner_row_major) {
-                for (int ir = 0; ir < box_rows; ++ir) run(r0 + ir, c0, base + int64_t(ir) * bc, box_cols, false);
-            } else {
-                for (int ic = 0; ic < box_cols; ++ic) run(r0, c0 + ic, base + int64_t(ic) * br, box_rows, true);
-            }
-        }
-}
-
-// n contiguous elements of type `from` widened into 32-bit `to` words (exact). The types a kernel
-// meets most are inline loops: a run is a box line of 8 to 32 elements, too short to pay for a call.
-void widen_run(DType from, const std::byte* in, DType to, uint32_t* out, int n)
-{
-    switch (from) {
-        case DType::F32:
-        case DType::I32:
-            for (int e = 0; e < n; ++e) std::memcpy(out + e, in + 4 * e, 4);
-            return;
-        case DType::BF16:
-            for (int e = 0; e < n; ++e) {
-                uint16_t bits;
-                std::memcpy(&bits, in + 2 * e, 2);
-                out[e] = uint32_t(bits) << 16;
-            }
-            return;
-        case DType::I8:
-            for (int e = 0; e < n; ++e) out[e] = uint32_t(int32_t(int8_t(in[e])));
-            return;
-        case DType::F16: {
-            // TCVT's vector conversion (F16C where the CPU has it) for whole vectors, the rest one by one.
-            static const convert::VectorConversion half_to_float =
-                *convert::vector_conversion(DType::F32, DType::F16, RoundMode::CAST_RINT, SaturationMode::OFF);
-            const auto done = int(convert::convert_whole_vectors(half_to_float, out, in, size_t(n)));
-            numeric::convert(to, out + done, from, in + 2 * done, size_t(n - done), RoundMode::CAST_NONE, SaturationMode::OFF);
-            return;
-        }
-        default:
-            numeric::convert(to, out, from, in, size_t(n), RoundMode::CAST_NONE, SaturationMode::OFF);
-    }
-}
-
-std::vector<uint32_t>& box_scratch(size_t words)
-{
-    thread_local std::vector<uint32_t> box;
-    if (box.size() < words) box.resize(words);
-    return box;
-}
-
-// Rows x cols of `tile` into the row-major panel `panel` of 32-bit `panel_type` (ld = cols), widened
-// exactly (every input type widens exactly into f32 or i32).
-void to_panel(const TileDesc& tile, int rows, int cols, DType panel_type, uint32_t* panel)
-{
-    const int in_bytes = tile.element_bits() / 8;
-    if (tile.boxed() && tile.slayout == SLayout::ColMajor) {
-        // Column-major boxes (the Right operand's Zn): widen a whole box, then write it out row by row.
-        const int br = tile.box_rows(), bc = tile.box_cols();
-        std::vector<uint32_t>& box = box_scratch(size_t(br) * bc);
-        for (int r0 = 0; r0 < rows; r0 += br)
-            for (int c0 = 0; c0 < cols; c0 += bc) {
-                widen_run(tile.dtype, tile.data + tile.offset(r0, c0) * in_bytes, panel_type, box.data(), br * bc);
-                for (int ir = 0; ir < std::min(br, rows - r0); ++ir) {
-                    uint32_t* out = panel + int64_t(r0 + ir) * cols + c0;
-                    for (int ic = 0; ic < std::min(bc, cols - c0); ++ic) out[ic] = box[size_t(ic) * br + ir];
-                }
-            }
-        return;
-    }
-    uint32_t staged[64];
-    for_each_run(tile, rows, cols, [&](int r, int c, int64_t offset, int n, bool along_rows) {
-        uint32_t* out = panel + int64_t(r) * cols + c;
-        const std::byte* in = tile.data + offset * in_bytes;
-        for (int done = 0; done < n; done += 64) {
-            const int count = std::min(64, n - done);
-            if (!along_rows) {
-                widen_run(tile.dtype, in + int64_t(done) * in_bytes, panel_type, out + done, count);
-                continue;
-            }
-            widen_run(tile.dtype, in + int64_t(done) * in_bytes, panel_type, staged, count);  // a column: rows apart
-            for (int e = 0; e < count; ++e) out[int64_t(done + e) * cols] = staged[e];
-        }
-    });
-}
-
-// The row-major panel `panel` (ld = cols) back into rows x cols of `tile`, of the same 32-bit type.
-void from_panel(const uint32_t* panel, const TileDesc& tile, int rows, int cols)
-{
-    auto* words = reinterpret_cast<uint32_t*>(tile.data);
-    for_each_run(tile, rows, cols, [&](int r, int c, int64_t offset, int n, bool along_rows) {
-        const uint32_t* in = panel + int64_t(r) * cols + c;
-        if (!along_rows) {
-            for (int e = 0; e < n; ++e) words[offset + e] = in[e];
-        } else {
-            for (int e = 0; e < n; ++e) words[offset + e] = in[int64_t(e) * cols];
-        }
-    });
-}
-
-// Per-thread panels, grown once and reused.
-std::vector<std::byte>& scratch(int which, size_t bytes)
-{
-    thread_local std::vector<std::byte> panels[3];
-    if (panels[which].size() < bytes) panels[which].resize(bytes);
-    return panels[which];
 }
 
 }  // namespace
@@ -223,26 +102,16 @@ void tmatmul(const MatmulOperands& o)
     if (o.bias) require_written(*o.bias, 1, e.n, "bias");
 
     const DType work = o.c.dtype;  // f32 or i32; every input widens into it exactly
-    auto* a = reinterpret_cast<uint32_t*>(scratch(0, size_t(e.m) * e.k * 4).data());
-    auto* b = reinterpret_cast<uint32_t*>(scratch(1, size_t(e.k) * e.n * 4).data());
-    auto* c = reinterpret_cast<uint32_t*>(scratch(2, size_t(e.m) * e.n * 4).data());
-    to_panel(o.a, e.m, e.k, work, a);
-    to_panel(o.b, e.k, e.n, work, b);
-    if (o.c_in) {
-        to_panel(*o.c_in, e.m, e.n, work, c);
-    } else if (o.bias) {
-        for (int i = 0; i < e.m; ++i) to_panel(*o.bias, 1, e.n, work, c + size_t(i) * e.n);
-    } else {
-        std::memset(c, 0, size_t(e.m) * e.n * 4);
-    }
+    const matmul::Words a = matmul::left_panel(o.a, e.m, e.k, work), b = matmul::right_panel(o.b, e.k, e.n, work),
+                        init = matmul::initial_panel(o, e.m, e.n, work);
+    const matmul::Panel<uint32_t> c = matmul::result_panel(o.c, e.m, e.n);
     if (work == DType::F32) {
-        matmul::gemm_f32(e.m, e.n, e.k, reinterpret_cast<const float*>(a), e.k, reinterpret_cast<const float*>(b), e.n,
-                         reinterpret_cast<float*>(c), e.n);
+        matmul::gemm_f32(e.m, e.n, e.k, as<const float>(a), as<const float>(b), as<const float>(init), as<float>(c));
     } else {
-        matmul::gemm_i32(e.m, e.n, e.k, reinterpret_cast<const int32_t*>(a), e.k, reinterpret_cast<const int32_t*>(b),
-                         e.n, reinterpret_cast<int32_t*>(c), e.n);
+        matmul::gemm_i32(e.m, e.n, e.k, as<const int32_t>(a), as<const int32_t>(b), as<const int32_t>(init),
+                         as<int32_t>(c));
     }
-    from_panel(c, o.c, e.m, e.n);
+    matmul::finish_result(c, o.c, e.m, e.n);
     mark_written(o.c);
 }
 

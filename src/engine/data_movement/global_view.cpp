@@ -75,10 +75,21 @@ GlobalView::GlobalView(const GlobalDesc& g) : data_(g.data), layout_(g.layout)
     const ViewDims dims = dims_of(layout_);
     extent_product(shape_, dims.row_dims, dims.row_count, rows_);
     extent_product(shape_, dims.col_dims, dims.col_count, cols_);
+    // An ND tensor whose dimensions 0..3 nest without gaps has rows one stride apart.
+    if (layout_ == Layout::ND) {
+        bool nested = true;
+        int64_t step = shape_[3] * stride_[3];  // what a step of the next outer dimension must span
+        for (int d = 2; d >= 0; --d) {
+            nested = nested && (shape_[d] == 1 || stride_[d] == step);
+            step *= shape_[d];
+        }
+        if (nested) row_stride_ = stride_[3];
+    }
 }
 
 int64_t GlobalView::row_offset(int64_t r) const
 {
+    if (row_stride_ >= 0) return r * row_stride_;
     switch (layout_) {
         case Layout::DN: return r * stride_[3];
         case Layout::NZ: return (r / shape_[3]) * stride_[2] + (r % shape_[3]) * stride_[3];

@@ -47,6 +47,7 @@ private:
     int64_t stride_[5];
     int64_t rows_ = 0;
     int64_t cols_ = 0;
+    int64_t row_stride_ = -1;  // the rows' common stride when they have one, else -1
 };
 
 // `g` as a transfer with `tile` folds it (rules::gm_fold_layout): its own layout, except for an ND or DN

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -22,10 +23,21 @@ struct Stretch {
 };
 
 // A tile seen from `origin` (row0, col0): logical (r, c) of the operand is (row0 + r, col0 + c) of the tile.
+// The box geometry is worked out once per move: a stretch is then found with shifts and masks (boxes
+// have power-of-two sides) instead of TileDesc::offset's divisions.
 struct TileOperand {
     const TileDesc& tile;
     int64_t row0 = 0;
     int64_t col0 = 0;
+
+    TileOperand(const TileDesc& t, int64_t r0 = 0, int64_t c0 = 0)
+        : tile(t), row0(r0), col0(c0), br_(t.box_rows()), bc_(t.box_cols()),
+          shifts_(t.boxed() && std::has_single_bit(uint64_t(br_)) && std::has_single_bit(uint64_t(bc_))),
+          row_shift_(std::countr_zero(uint64_t(br_))), col_shift_(std::countr_zero(uint64_t(bc_))),
+          box_step_(t.blayout == BLayout::ColMajor ? int64_t(br_) * bc_ : int64_t(br_) * bc_ * (t.cols / bc_)),
+          box_column_step_(t.blayout == BLayout::ColMajor ? int64_t(br_) * bc_ * (t.rows / br_) : int64_t(br_) * bc_)
+    {
+    }
 
     std::byte* base() const { return tile.data; }
 
@@ -36,20 +48,39 @@ struct TileOperand {
         return tile.slayout == SLayout::RowMajor ? Axis::Cols : Axis::Rows;
     }
 
+    // Element index of tile position (r, c).
+    int64_t offset(int64_t r, int64_t c) const
+    {
+        if (!shifts_) return tile.offset(r, c);
+        const int64_t inner_r = inner(r, br_), inner_c = inner(c, bc_);
+        const int64_t inner = tile.slayout == SLayout::RowMajor ? (inner_r << col_shift_) + inner_c
+                                                                : (inner_c << row_shift_) + inner_r;
+        return (r >> row_shift_) * box_step_ + (c >> col_shift_) * box_column_step_ + inner;
+    }
+
     Stretch stretch(int64_t r, int64_t c, Axis axis, int64_t remaining) const
     {
         const int64_t tr = row0 + r, tc = col0 + c;
-        const int64_t offset = tile.offset(tr, tc);
+        const int64_t offset = this->offset(tr, tc);
         if (!tile.boxed()) {
             const bool row_major = tile.blayout == BLayout::RowMajor;
             const int64_t step = axis == Axis::Cols ? (row_major ? 1 : tile.rows) : (row_major ? tile.cols : 1);
             return {offset, step, remaining};
         }
-        const int64_t br = tile.box_rows(), bc = tile.box_cols();
         const bool inner_row_major = tile.slayout == SLayout::RowMajor;
-        if (axis == Axis::Cols) return {offset, inner_row_major ? 1 : br, std::min(remaining, bc - tc % bc)};
-        return {offset, inner_row_major ? bc : 1, std::min(remaining, br - tr % br)};
+        if (axis == Axis::Cols) return {offset, inner_row_major ? 1 : br_, std::min(remaining, bc_ - inner(tc, bc_))};
+        return {offset, inner_row_major ? bc_ : 1, std::min(remaining, br_ - inner(tr, br_))};
     }
+
+private:
+    // Position of x inside its box of side `side`.
+    int64_t inner(int64_t x, int64_t side) const { return shifts_ ? x & (side - 1) : x % side; }
+
+    int64_t br_, bc_;
+    bool shifts_;
+    int row_shift_, col_shift_;
+    int64_t box_step_;         // elements from a box to the one below it
+    int64_t box_column_step_;  // elements from a box to the one right of it
 };
 
 // Calls op(dst_stretch, src_stretch, n) over rows x cols, walking along `axis` (choose the axis along

@@ -7,6 +7,8 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include <cstring>
+
 #include "engine/data_movement/acc_quantize.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
@@ -40,6 +42,16 @@ void check_source_covers(const TileDesc& dst, const TileDesc& src, AccToVecMode 
     runtime::fail({"RUN_TMOV_VALID", "", "src",
                    "the source's valid region does not cover what the destination's valid region receives",
                    "a source valid region of " + need, extent(src.valid_rows, src.valid_cols), ""});
+}
+
+// Whether the window is all of both tiles and they lay out their elements alike: then the move is a copy
+// of the bytes (the cube's Mat -> Left/Right moves of whole tiles).
+bool same_whole_storage(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
+{
+    return w.src_row == 0 && w.src_col == 0 && w.dst_row == 0 && w.dst_col == 0 && w.rows == src.rows &&
+           w.cols == src.cols && dst.rows == src.rows && dst.cols == src.cols && dst.blayout == src.blayout &&
+           dst.slayout == src.slayout && (!src.boxed() || dst.fractal_bytes == src.fractal_bytes) &&
+           dst.element_bits() == src.element_bits();
 }
 
 template <typename Kernel>
@@ -77,6 +89,10 @@ void move_quantized(const TileDesc& dst, const TileDesc& src, const AccQuantizat
 
 void move_bits(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
 {
+    if (same_whole_storage(dst, src, w)) {
+        std::memmove(dst.data, src.data, size_t(src.bytes()));
+        return;
+    }
     switch (dst.element_bits()) {
         case 8: return move<dm::CopyBits<uint8_t>>(dst, src, w);
         case 16: return move<dm::CopyBits<uint16_t>>(dst, src, w);

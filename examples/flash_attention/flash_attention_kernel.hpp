@@ -49,7 +49,10 @@ AICORE void flash_attention_kernel(__gm__ half* q, __gm__ half* k, __gm__ half* 
     using Scores = Tile<TileType::Vec, float, B, B>;
     using HalfScores = Tile<TileType::Vec, half, B, B>;
     using Out = Tile<TileType::Vec, float, B, D>;
+    // Per-row statistics: a column for the row reductions and broadcasts, viewed (TRESHAPE) as a row
+    // for the element-wise arithmetic, which the vector unit does on row-major tiles.
     using Column = Tile<TileType::Vec, float, B, 1, BLayout::ColMajor>;
+    using Row = Tile<TileType::Vec, float, 1, B>;
     using HalfRows = GlobalTensor<half, Shape<1, 1, 1, B, D>, Stride<1, 1, 1, D, 1>>;
     using FloatRows = GlobalTensor<float, Shape<1, 1, 1, B, D>, Stride<1, 1, 1, D, 1>>;
 
@@ -62,8 +65,8 @@ AICORE void flash_attention_kernel(__gm__ half* q, __gm__ half* k, __gm__ half* 
     HalfMat q_mat, k_mat, v_mat;
     KtMat kt_mat;
     PMat p_mat;
-    TASSIGN(kt_mat, l1);  // the bytes of k_mat, read as K^T
     place(k_mat, l1);
+    TRESHAPE(kt_mat, k_mat);  // the bytes of K, read as K^T
     place(q_mat, l1);
     place(v_mat, l1);
     place(p_mat, l1);
@@ -88,6 +91,13 @@ AICORE void flash_attention_kernel(__gm__ half* q, __gm__ half* k, __gm__ half* 
     place(out, ub);
     place(pv, ub);
     for (Column* t : {&m, &m_new, &m_block, &alpha, &l, &l_block}) place(*t, ub);
+    Row m_row, m_new_row, m_block_row, alpha_row, l_row, l_block_row;
+    TRESHAPE(m_row, m);
+    TRESHAPE(m_new_row, m_new);
+    TRESHAPE(m_block_row, m_block);
+    TRESHAPE(alpha_row, alpha);
+    TRESHAPE(l_row, l);
+    TRESHAPE(l_block_row, l_block);
 
     const float scale = 1.0f / std::sqrt(float(D));
     if (p.causal) {
@@ -102,8 +112,8 @@ AICORE void flash_attention_kernel(__gm__ half* q, __gm__ half* k, __gm__ half* 
         HalfRows gq(q + head_offset + size_t(qb) * B * D);
         TLOAD(q_mat, gq);
         TMOV(q_left, q_mat);
-        TEXPANDS(m, -INFINITY);
-        TEXPANDS(l, 0.0f);
+        TEXPANDS(m_row, -INFINITY);
+        TEXPANDS(l_row, 0.0f);
         TEXPANDS(out, 0.0f);
 
         const int key_blocks = p.causal ? qb + 1 : blocks;
@@ -119,15 +129,15 @@ AICORE void flash_attention_kernel(__gm__ half* q, __gm__ half* k, __gm__ half* 
             // Online softmax: the block's maxima raise the running maxima; what was summed so far is
             // rescaled by alpha = exp(m_old - m_new).
             TROWMAX(m_block, s, tmp);
-            TMAX(m_new, m, m_block);
-            TSUB(alpha, m, m_new);
-            TEXP(alpha, alpha);
+            TMAX(m_new_row, m_row, m_block_row);
+            TSUB(alpha_row, m_row, m_new_row);
+            TEXP(alpha_row, alpha_row);
             TROWEXPANDSUB(prob, s, m_new);
             TEXP(prob, prob);
             TROWSUM(l_block, prob, tmp);
-            TMUL(l, l, alpha);
-            TADD(l, l, l_block);
-            TMOV(m, m_new);
+            TMUL(l_row, l_row, alpha_row);
+            TADD(l_row, l_row, l_block_row);
+            TMOV(m_row, m_new_row);
 
             // O = alpha O + P V, with P in half on its way back to the cube.
             TCVT(prob_half, prob, RoundMode::CAST_RINT);
@@ -146,25 +156,34 @@ AICORE void flash_attention_kernel(__gm__ half* q, __gm__ half* k, __gm__ half* 
     }
 }
 
-// One head's attention in double precision from the same half inputs: the golden reference.
+// Row i of one head's attention in double precision from the same half inputs: the golden reference.
+inline std::vector<double> reference_row(const half* q, const half* k, const half* v, int seq, int d, bool causal, int i)
+{
+    const int keys = causal ? i + 1 : seq;
+    std::vector<double> out(static_cast<size_t>(d), 0.0);
+    std::vector<double> score(static_cast<size_t>(keys));
+    double top = -INFINITY;
+    for (int j = 0; j < keys; ++j) {
+        double dot = 0;
+        for (int c = 0; c < d; ++c) dot += double(float(q[size_t(i) * d + c])) * double(float(k[size_t(j) * d + c]));
+        score[size_t(j)] = dot / std::sqrt(double(d));
+        top = std::fmax(top, score[size_t(j)]);
+    }
+    double sum = 0;
+    for (double& x : score) sum += x = std::exp(x - top);
+    for (int j = 0; j < keys; ++j)
+        for (int c = 0; c < d; ++c) out[size_t(c)] += score[size_t(j)] / sum * double(float(v[size_t(j) * d + c]));
+    return out;
+}
+
+// All rows of one head.
 inline std::vector<double> reference_head(const half* q, const half* k, const half* v, int seq, int d, bool causal)
 {
-    std::vector<double> out(size_t(seq) * d, 0.0);
-    std::vector<double> score(static_cast<size_t>(seq));
-    const double scale = 1.0 / std::sqrt(double(d));
+    std::vector<double> out;
+    out.reserve(size_t(seq) * d);
     for (int i = 0; i < seq; ++i) {
-        const int keys = causal ? i + 1 : seq;
-        double top = -INFINITY;
-        for (int j = 0; j < keys; ++j) {
-            double dot = 0;
-            for (int c = 0; c < d; ++c) dot += double(float(q[size_t(i) * d + c])) * double(float(k[size_t(j) * d + c]));
-            score[size_t(j)] = dot * scale;
-            top = std::fmax(top, score[size_t(j)]);
-        }
-        double sum = 0;
-        for (int j = 0; j < keys; ++j) sum += score[size_t(j)] = std::exp(score[size_t(j)] - top);
-        for (int j = 0; j < keys; ++j)
-            for (int c = 0; c < d; ++c) out[size_t(i) * d + c] += score[size_t(j)] / sum * double(float(v[size_t(j) * d + c]));
+        const std::vector<double> row = reference_row(q, k, v, seq, d, causal, i);
+        out.insert(out.end(), row.begin(), row.end());
     }
     return out;
 }

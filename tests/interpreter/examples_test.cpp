@@ -2,6 +2,10 @@
 // compared with a plain reference loop.
 #include "support.hpp"
 
+#include <random>
+
+#include "../examples/flash_attention/flash_attention_kernel.hpp"
+
 namespace pto::as::testing {
 namespace {
 
@@ -156,6 +160,39 @@ TEST(Examples, VectorAddInMlirGenericForm)
 {
     expect_vector_add(std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/vector_add_generic.pto", 48, 31);
 }
+
+
+// The PTO-AS flash attention (examples/pto/flash_attention.pto) gives the C++ example kernel's bits, causal
+// and not, and both match the double-precision reference.
+void expect_flash_attention(bool causal)
+{
+    const ParseResult parsed = parse_ok(read_text(example_path("flash_attention.pto")), "flash_attention.pto");
+    constexpr int kD = 128;
+    const flash_attention::Problem p{.heads = 2, .seq = 128, .causal = causal};
+    const std::size_t n = std::size_t(p.heads) * p.seq * kD;
+    std::vector<half> q(n), k(n), v(n);
+    std::mt19937 rng(causal ? 5 : 6);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    for (auto& x : q) x = half(4.0f * unit(rng));  // logits up to about 16 * sqrt(128) / 3
+    for (auto& x : k) x = half(4.0f * unit(rng));
+    for (auto& x : v) x = half(unit(rng));
+    std::vector<float> text(n, 0.0f), cpp(n, 0.0f);
+    const RunResult r = run(parsed.module,
+                            {array_arg("q", q), array_arg("k", k), array_arg("v", v), array_arg("o", text),
+                             scalar_arg("heads", p.heads), scalar_arg("seq", p.seq), scalar_arg("causal", causal ? 1 : 0)},
+                            checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    pto::sim::launch(1, flash_attention::flash_attention_kernel<kD>, q.data(), k.data(), v.data(), cpp.data(), p);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(text[i], cpp[i]) << i;
+    for (int h = 0; h < p.heads; ++h) {
+        const std::size_t at = std::size_t(h) * p.seq * kD;
+        const std::vector<double> want = flash_attention::reference_head(&q[at], &k[at], &v[at], p.seq, kD, causal);
+        for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(text[at + i], want[i], 2e-3) << h << ", " << i;
+    }
+}
+
+TEST(Examples, FlashAttentionMatchesTheCppKernelAndTheReference) { expect_flash_attention(false); }
+TEST(Examples, CausalFlashAttentionMatchesTheCppKernelAndTheReference) { expect_flash_attention(true); }
 
 }  // namespace
 }  // namespace pto::as::testing

@@ -37,6 +37,21 @@ public:
         return {at, stride_[3], std::min(remaining, shape_[3] - r % shape_[3])};
     }
 
+    // A rows x cols region from (0, 0) as one panel, when it lies in the innermost two dimensions with
+    // unit stride along its contiguous axis (see Panels).
+    bool panels(int64_t rows, int64_t cols, Panels& out) const
+    {
+        if (layout_ == Layout::ND && stride_[4] == 1 && rows <= shape_[3]) {
+            out = {true, 0, cols, 0, stride_[3]};
+            return true;
+        }
+        if (layout_ == Layout::DN && stride_[3] == 1 && cols <= shape_[4]) {
+            out = {false, 0, rows, 0, stride_[4]};
+            return true;
+        }
+        return false;
+    }
+
 private:
     int64_t row_offset(int64_t r) const;
     int64_t col_offset(int64_t c) const;

@@ -22,6 +22,21 @@ struct Stretch {
     int64_t length;
 };
 
+// A region of an operand laid out as panels side by side: row-major panels `width` columns wide, element
+// (r, c) of the region at first + (c / width) * panel_step + r * pitch + c % width; or column-major panels
+// `width` rows high, the same with r and c swapped. Plain row- and column-major storage is one panel.
+// Copies between two such regions move whole panel lines at a time instead of a stretch at a time.
+struct Panels {
+    bool row_major;
+    int64_t first, width, panel_step, pitch;
+
+    // Element `along` of line `across` (a row of row-major panels, a column of column-major ones).
+    int64_t at(int64_t across, int64_t along) const
+    {
+        return first + (along / width) * panel_step + across * pitch + along % width;
+    }
+};
+
 // A tile seen from `origin` (row0, col0): logical (r, c) of the operand is (row0 + r, col0 + c) of the tile.
 // The box geometry is worked out once per move: a stretch is then found with shifts and masks (boxes
 // have power-of-two sides) instead of TileDesc::offset's divisions.
@@ -56,6 +71,31 @@ struct TileOperand {
         const int64_t inner = tile.slayout == SLayout::RowMajor ? (inner_r << col_shift_) + inner_c
                                                                 : (inner_c << row_shift_) + inner_r;
         return (r >> row_shift_) * box_step_ + (c >> col_shift_) * box_column_step_ + inner;
+    }
+
+    // The region from the origin as panels: plain storage, an Nz tile from a box column, a Zn tile from
+    // a box row; none for the other box arrangements.
+    bool panels(int64_t /*rows*/, int64_t /*cols*/, Panels& out) const
+    {
+        const int64_t first = tile.offset(row0, col0);
+        if (!tile.boxed()) {
+            const bool row_major = tile.blayout == BLayout::RowMajor;
+            const int64_t pitch = row_major ? tile.cols : tile.rows;
+            out = {row_major, first, pitch, 0, pitch};
+            return true;
+        }
+        const int64_t br = tile.box_rows(), bc = tile.box_cols();
+        if (tile.blayout == BLayout::ColMajor && tile.slayout == SLayout::RowMajor && col0 % bc == 0 &&
+            tile.rows % br == 0) {
+            out = {true, first, bc, tile.rows * bc, bc};
+            return true;
+        }
+        if (tile.blayout == BLayout::RowMajor && tile.slayout == SLayout::ColMajor && row0 % br == 0 &&
+            tile.cols % bc == 0) {
+            out = {false, first, br, tile.cols * br, br};
+            return true;
+        }
+        return false;
     }
 
     Stretch stretch(int64_t r, int64_t c, Axis axis, int64_t remaining) const

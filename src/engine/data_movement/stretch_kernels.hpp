@@ -3,12 +3,14 @@
 // elements. Storage is accessed through memcpy, so a global pointer needs no particular alignment.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "engine/data_movement/region_walk.hpp"
+#include "engine/layout/transpose_kernel.hpp"
 
 namespace pto::engine::data_movement {
 
@@ -27,8 +29,10 @@ inline void store_element(std::byte* p, T v)
 }
 
 // Moves the bits of n elements of `Unit` bytes unchanged: one memcpy when both sides are contiguous.
-template <typename Unit>
+template <typename Unit_>
 struct CopyBits {
+    using Unit = Unit_;
+
     static void run(std::byte* dst, const Stretch& d, const std::byte* src, const Stretch& s, int64_t n)
     {
         std::byte* out = dst + d.offset * int64_t(sizeof(Unit));
@@ -97,10 +101,67 @@ struct AccumulateElements {
     }
 };
 
+template <typename Kernel>
+inline constexpr bool is_copy_bits = false;
+template <typename Unit>
+inline constexpr bool is_copy_bits<CopyBits<Unit>> = true;
+
+// Copies the bits of a rows x cols region between two panel layouts a destination line (a panel row or
+// column) at a time: a memcpy per line when both sides run the same way (one for the whole region when
+// the lines are adjacent on both), a strided gather when they cross (Nz into Zn). False when the panels
+// of the two sides do not line up.
+template <typename Unit>
+bool copy_panels(std::byte* out, const Panels& d, const std::byte* in, const Panels& s, int64_t rows, int64_t cols)
+{
+    constexpr int64_t size = sizeof(Unit);
+    const int64_t lines = d.row_major ? rows : cols, length = d.row_major ? cols : rows;
+    const bool same_way = d.row_major == s.row_major;
+    const int64_t chunk = same_way ? std::min(d.width, s.width) : d.width;
+    auto lines_up = [&](int64_t width) { return width >= length || width % chunk == 0; };
+    if (same_way && !(lines_up(d.width) && lines_up(s.width))) return false;
+    for (int64_t a0 = 0; a0 < length; a0 += chunk) {
+        const int64_t n = std::min(chunk, length - a0);
+        if (same_way) {
+            std::byte* o = out + d.at(0, a0) * size;
+            const std::byte* i = in + s.at(0, a0) * size;
+            if (o == i) continue;  // TMOV(t, t)
+            if (d.pitch == n && s.pitch == n) {
+                std::memcpy(o, i, static_cast<std::size_t>(lines * n * size));
+                continue;
+            }
+            for (int64_t line = 0; line < lines; ++line)
+                std::memcpy(o + line * d.pitch * size, i + line * s.pitch * size, static_cast<std::size_t>(n * size));
+            continue;
+        }
+        // Crossing: destination lines line0.. are source positions line0.. of source lines a0.., a
+        // transpose as far as the source's panel reaches.
+        for (int64_t line0 = 0; line0 < lines;) {
+            const int64_t count = std::min(lines - line0, s.width - line0 % s.width);
+            std::byte* o = out + d.at(line0, a0) * size;
+            const std::byte* i = in + s.at(a0, line0) * size;
+            if constexpr (size <= 4) {
+                layout::transpose_rows(int(size), {i, s.pitch, o, d.pitch, int(n), int(count)});
+            } else {
+                for (int64_t l = 0; l < count; ++l)
+                    for (int64_t k = 0; k < n; ++k)
+                        store_element<Unit>(o + (l * d.pitch + k) * size, load_element<Unit>(i + (k * s.pitch + l) * size));
+            }
+            line0 += count;
+        }
+    }
+    return true;
+}
+
 // Runs Kernel over the region of `dst` and `src`, walking the destination's contiguous axis.
 template <typename Kernel, typename Dst, typename Src>
 void move_region(const Dst& dst, const Src& src, int64_t rows, int64_t cols, Axis axis)
 {
+    if constexpr (is_copy_bits<Kernel>) {
+        Panels d{}, s{};
+        if (dst.panels(rows, cols, d) && src.panels(rows, cols, s) &&
+            copy_panels<typename Kernel::Unit>(dst.base(), d, src.base(), s, rows, cols))
+            return;
+    }
     std::byte* const out = dst.base();
     const std::byte* const in = src.base();
     walk_region(dst, src, rows, cols, axis,

@@ -98,3 +98,83 @@ TEST(TmatmulText, TheVerifierReportsAnIllegalTriplePerTarget)
 }
 
 }  // namespace
+
+namespace {
+
+const char* kMxProgram = R"(func.func @mx(%a: !pto.ptr<f8E4M3FN>, %sa: !pto.ptr<f8e8m0>, %b: !pto.ptr<f8E5M2>, %sb: !pto.ptr<f8e8m0>, %c: !pto.ptr<f32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %av = pto.make_tensor_view %a, shape = [%c16, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf8E4M3FN>
+  %sav = pto.make_tensor_view %sa, shape = [%c16, %c2], strides = [%c2, %c1] : !pto.tensor_view<?x?xf8e8m0>
+  %bv = pto.make_tensor_view %b, shape = [%c64, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf8E5M2>
+  %sbv = pto.make_tensor_view %sb, shape = [%c2, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf8e8m0>
+  %cv = pto.make_tensor_view %c, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>
+  %a1 = pto.alloc_tile : !pto.tile_buf<mat, 16x64xf8E4M3FN, blayout=col_major, slayout=row_major>
+  %sa1 = pto.alloc_tile : !pto.tile_buf<mat, 16x2xf8e8m0, blayout=row_major, slayout=row_major, fractal=32>
+  %b1 = pto.alloc_tile : !pto.tile_buf<mat, 64x32xf8E5M2, blayout=col_major, slayout=row_major>
+  %sb1 = pto.alloc_tile : !pto.tile_buf<mat, 2x32xf8e8m0, blayout=col_major, slayout=col_major, fractal=32>
+  %l = pto.alloc_tile : !pto.tile_buf<left, 16x64xf8E4M3FN, blayout=col_major, slayout=row_major>
+  %sl = pto.alloc_tile : !pto.tile_buf<scale_left, 16x2xf8e8m0, blayout=row_major, slayout=row_major, fractal=32>
+  %r = pto.alloc_tile : !pto.tile_buf<right, 64x32xf8E5M2, blayout=row_major, slayout=col_major>
+  %sr = pto.alloc_tile : !pto.tile_buf<scale_right, 2x32xf8e8m0, blayout=col_major, slayout=col_major, fractal=32>
+  %acc = pto.alloc_tile : !pto.tile_buf<acc, 16x32xf32, blayout=col_major, slayout=row_major, fractal=1024>
+  pto.tload ins(%av : !pto.tensor_view<?x?xf8E4M3FN>) outs(%a1 : !pto.tile_buf<mat, 16x64xf8E4M3FN, blayout=col_major, slayout=row_major>)
+  pto.tload ins(%sav : !pto.tensor_view<?x?xf8e8m0>) outs(%sa1 : !pto.tile_buf<mat, 16x2xf8e8m0, blayout=row_major, slayout=row_major, fractal=32>)
+  pto.tload ins(%bv : !pto.tensor_view<?x?xf8E5M2>) outs(%b1 : !pto.tile_buf<mat, 64x32xf8E5M2, blayout=col_major, slayout=row_major>)
+  pto.tload ins(%sbv : !pto.tensor_view<?x?xf8e8m0>) outs(%sb1 : !pto.tile_buf<mat, 2x32xf8e8m0, blayout=col_major, slayout=col_major, fractal=32>)
+  pto.tmov ins(%a1 : !pto.tile_buf<mat, 16x64xf8E4M3FN, blayout=col_major, slayout=row_major>) outs(%l : !pto.tile_buf<left, 16x64xf8E4M3FN, blayout=col_major, slayout=row_major>)
+  pto.tmov ins(%sa1 : !pto.tile_buf<mat, 16x2xf8e8m0, blayout=row_major, slayout=row_major, fractal=32>) outs(%sl : !pto.tile_buf<scale_left, 16x2xf8e8m0, blayout=row_major, slayout=row_major, fractal=32>)
+  pto.tmov ins(%b1 : !pto.tile_buf<mat, 64x32xf8E5M2, blayout=col_major, slayout=row_major>) outs(%r : !pto.tile_buf<right, 64x32xf8E5M2, blayout=row_major, slayout=col_major>)
+  pto.tmov ins(%sb1 : !pto.tile_buf<mat, 2x32xf8e8m0, blayout=col_major, slayout=col_major, fractal=32>) outs(%sr : !pto.tile_buf<scale_right, 2x32xf8e8m0, blayout=col_major, slayout=col_major, fractal=32>)
+  pto.tmatmul.mx ins(%l, %sl, %r, %sr : !pto.tile_buf<left, 16x64xf8E4M3FN, blayout=col_major, slayout=row_major>, !pto.tile_buf<scale_left, 16x2xf8e8m0, blayout=row_major, slayout=row_major, fractal=32>, !pto.tile_buf<right, 64x32xf8E5M2, blayout=row_major, slayout=col_major>, !pto.tile_buf<scale_right, 2x32xf8e8m0, blayout=col_major, slayout=col_major, fractal=32>) outs(%acc : !pto.tile_buf<acc, 16x32xf32, blayout=col_major, slayout=row_major, fractal=1024>)
+  pto.tmatmul.mx.acc ins(%acc, %l, %sl, %r, %sr : !pto.tile_buf<acc, 16x32xf32, blayout=col_major, slayout=row_major, fractal=1024>, !pto.tile_buf<left, 16x64xf8E4M3FN, blayout=col_major, slayout=row_major>, !pto.tile_buf<scale_left, 16x2xf8e8m0, blayout=row_major, slayout=row_major, fractal=32>, !pto.tile_buf<right, 64x32xf8E5M2, blayout=row_major, slayout=col_major>, !pto.tile_buf<scale_right, 2x32xf8e8m0, blayout=col_major, slayout=col_major, fractal=32>) outs(%acc : !pto.tile_buf<acc, 16x32xf32, blayout=col_major, slayout=row_major, fractal=1024>)
+  pto.tstore ins(%acc : !pto.tile_buf<acc, 16x32xf32, blayout=col_major, slayout=row_major, fractal=1024>) outs(%cv : !pto.tensor_view<?x?xf32>)
+  return
+}
+)";
+
+TEST(TmatmulText, MxFormsGiveTheIntrinsicsBits)
+{
+    std::mt19937 rng(11);
+    std::vector<uint8_t> a(16 * 64), sa(16 * 2), b(64 * 32), sb(2 * 32);
+    for (auto& x : a) x = uint8_t(rng() & 0xF7);  // finite e4m3
+    for (auto& x : b) x = uint8_t(rng() & 0xEF);  // finite e5m2
+    for (auto& x : sa) x = uint8_t(120 + rng() % 15);
+    for (auto& x : sb) x = uint8_t(120 + rng() % 15);
+    std::vector<float> c(16 * 32);
+    const as::ParseResult parsed = as::parse(kMxProgram, "mx.pto");
+    ASSERT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].format());
+    const auto found = as::verify(parsed.module, profile::Target::Cpu);
+    ASSERT_TRUE(found.empty()) << found[0].format();
+    const as::RunResult r = as::run(parsed.module,
+                                    {argument("a", a), argument("sa", sa), argument("b", b), argument("sb", sb), argument("c", c)}, {});
+    ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
+
+    using L = TileLeft<float8_e4m3_t, 16, 64>;
+    using SL = TileLeftScale<float8_e8m0_t, 16, 2>;
+    using R = TileRight<float8_e5m2_t, 64, 32>;
+    using SR = TileRightScale<float8_e8m0_t, 2, 32>;
+    using C = TileAcc<float, 16, 32>;
+    L l;
+    SL sl;
+    R rt;
+    SR sr;
+    C want;
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 64; ++k) l.SetValue(uint32_t(GetTileOffset<L>(i, k)), float8_e4m3_t::from_bits(a[size_t(i * 64 + k)]));
+    for (int k = 0; k < 64; ++k)
+        for (int j = 0; j < 32; ++j) rt.SetValue(uint32_t(GetTileOffset<R>(k, j)), float8_e5m2_t::from_bits(b[size_t(k * 32 + j)]));
+    for (int i = 0; i < 16; ++i)
+        for (int g = 0; g < 2; ++g) sl.SetValue(uint32_t(GetTileOffset<SL>(i, g)), float8_e8m0_t::from_bits(sa[size_t(i * 2 + g)]));
+    for (int g = 0; g < 2; ++g)
+        for (int j = 0; j < 32; ++j) sr.SetValue(uint32_t(GetTileOffset<SR>(g, j)), float8_e8m0_t::from_bits(sb[size_t(g * 32 + j)]));
+    TMATMUL_MX(want, l, sl, rt, sr);
+    TMATMUL_MX(want, want, l, sl, rt, sr);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 32; ++j) ASSERT_EQ(c[size_t(i * 32 + j)], want.GetValue(uint32_t(GetTileOffset<C>(i, j)))) << i << "," << j;
+}
+
+}  // namespace

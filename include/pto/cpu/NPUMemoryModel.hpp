@@ -64,6 +64,19 @@ public:
     // instruction reads them yet.
     char* GetREGBase() { return reinterpret_cast<char*>(registers_.data()); }
 
+    // The on-chip address of p: its byte offset in the memory of the thread's core that holds it (0 when
+    // no on-chip memory holds it).
+    uint64_t GetNPUAddr(const void* p) const
+    {
+        const auto* byte = static_cast<const std::byte*>(p);
+        for (TileType loc : {TileType::Vec, TileType::Mat, TileType::Left, TileType::Right, TileType::Acc, TileType::Bias,
+                             TileType::Scaling, TileType::ScaleLeft, TileType::ScaleRight}) {
+            const std::byte* first = runtime::memory_base(loc);
+            if (first && byte >= first && byte < first + runtime::memory_size(loc)) return uint64_t(byte - first);
+        }
+        return 0;
+    }
+
 private:
     static char* base(TileType loc) { return reinterpret_cast<char*>(runtime::memory_base(loc)); }
     static profile::Target target_of(NPUArch arch)
@@ -80,5 +93,15 @@ private:
     bool initialized_ = false;
     std::array<uint64_t, 16> registers_{};
 };
+
+// The MX scale buffers mirror L0A / L0B at a sixteenth of the address: a Left or Right tile's scales
+// live at its address shifted right by SHIFT_MX_ADDR (TGET_SCALE_ADDR binds a scale tile there).
+constexpr uint32_t SHIFT_MX_ADDR = 4;
+
+template <typename T>
+uint64_t GetScaleAddr(T* p)
+{
+    return NPUMemoryModel::Instance().GetNPUAddr(p) >> SHIFT_MX_ADDR;
+}
 
 }  // namespace pto

@@ -10,6 +10,7 @@
 #include <pto/common/constants.hpp>
 #include <pto/common/type.hpp>
 #include <pto/engine/dtype.hpp>
+#include <pto/profile/rules.hpp>
 #include <pto/runtime/registers.hpp>
 
 namespace pto::engine {
@@ -33,22 +34,8 @@ struct TileDesc {
     constexpr int64_t bytes() const { return elements() * element_bits() / 8; }
 
     // Rows and columns of one fractal box (1x1 when unboxed).
-    constexpr int box_rows() const
-    {
-        if (!boxed()) return 1;
-        if (fractal_bytes == TileConfig::fractalCSize) return TileConfig::fixedRowSize;
-        if (fractal_bytes == TileConfig::fractalMxSize) return TileConfig::fixedMxRowSize;
-        return slayout == SLayout::RowMajor ? TileConfig::fixedRowSize
-                                            : TileConfig::alignedSize * 8 / element_bits();
-    }
-    constexpr int box_cols() const
-    {
-        if (!boxed()) return 1;
-        if (fractal_bytes == TileConfig::fractalCSize) return TileConfig::fixedColSize;
-        if (fractal_bytes == TileConfig::fractalMxSize) return TileConfig::fixedMxColSize;
-        return slayout == SLayout::RowMajor ? TileConfig::alignedSize * 8 / element_bits()
-                                            : TileConfig::fixedColSize;
-    }
+    constexpr int box_rows() const { return rules::box_rows(slayout, fractal_bytes, element_bits()); }
+    constexpr int box_cols() const { return rules::box_cols(slayout, fractal_bytes, element_bits()); }
 
     // Element index (in elements from data) of logical position (r, c) within the capacity.
     constexpr int64_t offset(int64_t r, int64_t c) const

@@ -1,14 +1,16 @@
 // The cube's matrix instructions: TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and TGEMV, TGEMV_ACC, TGEMV_BIAS,
-// each with its AccPhase overloads (pto/engine/ops/matmul.hpp has the semantics and the numerics). The
-// phase names the hardware's unit-flag handshake with the fixpipe that drains the accumulator; ptosim
-// runs instructions in program order, so it changes nothing.
+// and their MX forms TMATMUL_MX and TGEMV_MX, each with its AccPhase overloads (pto/engine/ops/matmul.hpp
+// has the semantics and the numerics). The phase names the hardware's unit-flag handshake with the
+// fixpipe that drains the accumulator; ptosim runs instructions in program order, so it changes nothing.
 #pragma once
 
 #include <pto/common/event.hpp>
+#include <pto/cpu/NPUMemoryModel.hpp>
 #include <pto/common/tile.hpp>
 #include <pto/common/type.hpp>
 #include <pto/engine/dtype_of.hpp>
 #include <pto/engine/ops/matmul.hpp>
+#include <pto/intrinsics/assign.hpp>
 #include <pto/profile/rules_matmul.hpp>
 #include <pto/profile/target.hpp>
 
@@ -58,6 +60,47 @@ RecordEvent run(Res& c, Left& a, Right& b, std::type_identity_t<Res>* c_in, cons
     engine::tmatmul({.c = c.desc(), .a = a.desc(), .b = b.desc(), .c_in = c_in ? &in : nullptr, .bias = bias, .gemv = Gemv});
     return {};
 }
+
+// The compile-time rules of an MX form.
+template <bool Gemv, typename Res, typename Left, typename LeftScale, typename Right, typename RightScale>
+constexpr void static_check_mx()
+{
+    static_assert(is_tile_data_v<Res> && is_tile_data_v<Left> && is_tile_data_v<LeftScale> && is_tile_data_v<Right> &&
+                      is_tile_data_v<RightScale>,
+                  "the MX matrix instructions take Tiles");
+    static_assert(rules::matmul_location_ok(Res::Loc, Left::Loc, Right::Loc),
+                  "LEGAL_MATMUL_LOCATION: the cube multiplies a Left tile by a Right tile into an Acc tile");
+    static_assert(rules::matmul_mx_dtype_ok(profile::kProfile, dtype_v<Res>, dtype_v<Left>, dtype_v<Right>),
+                  "LEGAL_MATMUL_MX_DTYPE: (float; float8_e4m3_t/float8_e5m2_t twice) or (float; float4_e2m1x2_t/"
+                  "float4_e1m2x2_t twice), on a5");
+    static_assert(rules::matmul_mx_scale_ok(LeftScale::Loc, TileType::ScaleLeft, dtype_v<LeftScale>) &&
+                      rules::matmul_mx_scale_ok(RightScale::Loc, TileType::ScaleRight, dtype_v<RightScale>),
+                  "LEGAL_MATMUL_MX_SCALE: a's scales are a TileLeftScale, b's a TileRightScale, of float8_e8m0_t");
+    static_assert(layout_ok_v<Res> && layout_ok_v<Left> && layout_ok_v<Right>,
+                  "LEGAL_MATMUL_LAYOUT: on a5 Left and Acc are Nz and Right is Zn");
+}
+
+template <bool Gemv, typename Res, typename Left, typename LeftScale, typename Right, typename RightScale>
+RecordEvent run_mx(Res& c, Left& a, LeftScale& a_scale, Right& b, RightScale& b_scale, std::type_identity_t<Res>* c_in,
+                   const engine::TileDesc* bias)
+{
+    static_check_mx<Gemv, Res, Left, LeftScale, Right, RightScale>();
+    const engine::TileDesc sa = a_scale.desc(), sb = b_scale.desc();
+    engine::TileDesc in;
+    if (c_in) in = c_in->desc();
+    engine::tmatmul({.c = c.desc(),
+                     .a = a.desc(),
+                     .b = b.desc(),
+                     .c_in = c_in ? &in : nullptr,
+                     .bias = bias,
+                     .gemv = Gemv,
+                     .a_scale = &sa,
+                     .b_scale = &sb});
+    return {};
+}
+
+template <typename... WaitEvents>
+using if_events = std::enable_if_t<all_events_v<WaitEvents...>, int>;
 
 }  // namespace detail::matmul
 
@@ -173,6 +216,135 @@ PTO_INST RecordEvent TGEMV_BIAS(TileRes& cMatrix, TileLeft& aMatrix, TileRight& 
                                 WaitEvents&... events)
 {
     return TGEMV_BIAS(cMatrix, aMatrix, bMatrix, biasData, events...);
+}
+
+// TMATMUL_MX(c, a, aScale, b, bScale): c = a . b with the E8M0 block scales of a (one per 32 values of
+// a row) and of b (one per 32 values of a column) applied first (pto/engine/ops/matmul.hpp).
+template <typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight, typename TileRightScale,
+          typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TMATMUL_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                                TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    WaitAllEvents(events...);
+    return detail::matmul::run_mx<false>(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, nullptr, nullptr);
+}
+
+template <AccPhase Phase, typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight,
+          typename TileRightScale, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TMATMUL_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                                TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    return TMATMUL_MX(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, events...);
+}
+
+// TMATMUL_MX(cOut, cIn, a, aScale, b, bScale): cOut = cIn + a . b (cOut may be cIn).
+template <typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight, typename TileRightScale,
+          typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TMATMUL_MX(TileRes& cOutMatrix, TileRes& cInMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix,
+                                TileRight& bMatrix, TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    WaitAllEvents(events...);
+    return detail::matmul::run_mx<false>(cOutMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, &cInMatrix, nullptr);
+}
+
+template <AccPhase Phase, typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight,
+          typename TileRightScale, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TMATMUL_MX(TileRes& cOutMatrix, TileRes& cInMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix,
+                                TileRight& bMatrix, TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    return TMATMUL_MX(cOutMatrix, cInMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, events...);
+}
+
+// TMATMUL_MX(c, a, aScale, b, bScale, bias): c = bias (each row) + a . b.
+template <typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight, typename TileRightScale,
+          typename TileBias, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TMATMUL_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                                TileRightScale& bScaleMatrix, TileBias& biasData, WaitEvents&... events)
+{
+    detail::matmul::static_check_bias<TileRes, TileBias>();
+    WaitAllEvents(events...);
+    const engine::TileDesc bias = biasData.desc();
+    return detail::matmul::run_mx<false>(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, nullptr, &bias);
+}
+
+template <AccPhase Phase, typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight,
+          typename TileRightScale, typename TileBias, typename... WaitEvents,
+          detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TMATMUL_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                                TileRightScale& bScaleMatrix, TileBias& biasData, WaitEvents&... events)
+{
+    return TMATMUL_MX(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, biasData, events...);
+}
+
+// TGEMV_MX: TGEMV's forms (row 0 of a times b) with TMATMUL_MX's scales.
+template <typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight, typename TileRightScale,
+          typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TGEMV_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                              TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    WaitAllEvents(events...);
+    return detail::matmul::run_mx<true>(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, nullptr, nullptr);
+}
+
+template <AccPhase Phase, typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight,
+          typename TileRightScale, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TGEMV_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                              TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    return TGEMV_MX(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, events...);
+}
+
+template <typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight, typename TileRightScale,
+          typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TGEMV_MX(TileRes& cOutMatrix, TileRes& cInMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix,
+                              TileRight& bMatrix, TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    WaitAllEvents(events...);
+    return detail::matmul::run_mx<true>(cOutMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, &cInMatrix, nullptr);
+}
+
+template <AccPhase Phase, typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight,
+          typename TileRightScale, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TGEMV_MX(TileRes& cOutMatrix, TileRes& cInMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix,
+                              TileRight& bMatrix, TileRightScale& bScaleMatrix, WaitEvents&... events)
+{
+    return TGEMV_MX(cOutMatrix, cInMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, events...);
+}
+
+template <typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight, typename TileRightScale,
+          typename TileBias, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TGEMV_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                              TileRightScale& bScaleMatrix, TileBias& biasData, WaitEvents&... events)
+{
+    detail::matmul::static_check_bias<TileRes, TileBias>();
+    WaitAllEvents(events...);
+    const engine::TileDesc bias = biasData.desc();
+    return detail::matmul::run_mx<true>(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, nullptr, &bias);
+}
+
+template <AccPhase Phase, typename TileRes, typename TileLeft, typename TileLeftScale, typename TileRight,
+          typename TileRightScale, typename TileBias, typename... WaitEvents,
+          detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TGEMV_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale& aScaleMatrix, TileRight& bMatrix,
+                              TileRightScale& bScaleMatrix, TileBias& biasData, WaitEvents&... events)
+{
+    return TGEMV_MX(cMatrix, aMatrix, aScaleMatrix, bMatrix, bScaleMatrix, biasData, events...);
+}
+
+// TGET_SCALE_ADDR(dst, src): binds the scale tile dst where the MX cube looks for src's scales: src's
+// on-chip address shifted right by SHIFT_MX_ADDR, in the scale buffer beside src's (ScaleLeft for a Left
+// tile, ScaleRight for a Right tile).
+template <typename TileDataOut, typename TileDataIn, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
+PTO_INST RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
+{
+    static_assert(is_tile_data_v<TileDataOut> && is_tile_data_v<TileDataIn>, "TGET_SCALE_ADDR binds a Tile from a Tile");
+    static_assert(profile::kProfile.target != profile::Target::A2A3 &&
+                      ((TileDataIn::Loc == TileType::Left && TileDataOut::Loc == TileType::ScaleLeft) ||
+                       (TileDataIn::Loc == TileType::Right && TileDataOut::Loc == TileType::ScaleRight)),
+                  "LEGAL_GET_SCALE_ADDR: a Left tile's scales are a ScaleLeft tile, a Right tile's a ScaleRight tile (a5)");
+    WaitAllEvents(events...);
+    TASSIGN(dst, GetScaleAddr(src.data()));
+    return {};
 }
 
 }  // namespace pto

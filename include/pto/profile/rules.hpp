@@ -24,11 +24,14 @@ constexpr bool fractal_size_ok(int fractal_bytes)
            fractal_bytes == TileConfig::fractalMxSize;
 }
 
+// The shape of one fractal box. MX scale boxes hold 16 rows x 2 groups with row-major inside (ScaleLeft's
+// Zz) and 2 groups x 16 columns with column-major inside (ScaleRight's Nn).
 constexpr int box_rows(SLayout s, int fractal_bytes, int element_bits)
 {
     if (s == SLayout::NoneBox) return 1;
     if (fractal_bytes == TileConfig::fractalCSize) return TileConfig::fixedRowSize;
-    if (fractal_bytes == TileConfig::fractalMxSize) return TileConfig::fixedMxRowSize;
+    if (fractal_bytes == TileConfig::fractalMxSize)
+        return s == SLayout::RowMajor ? TileConfig::fixedMxRowSize : TileConfig::fixedMxColSize;
     return s == SLayout::RowMajor ? TileConfig::fixedRowSize : TileConfig::alignedSize * 8 / element_bits;
 }
 
@@ -36,7 +39,8 @@ constexpr int box_cols(SLayout s, int fractal_bytes, int element_bits)
 {
     if (s == SLayout::NoneBox) return 1;
     if (fractal_bytes == TileConfig::fractalCSize) return TileConfig::fixedColSize;
-    if (fractal_bytes == TileConfig::fractalMxSize) return TileConfig::fixedMxColSize;
+    if (fractal_bytes == TileConfig::fractalMxSize)
+        return s == SLayout::RowMajor ? TileConfig::fixedMxColSize : TileConfig::fixedMxRowSize;
     return s == SLayout::RowMajor ? TileConfig::alignedSize * 8 / element_bits : TileConfig::fixedColSize;
 }
 

@@ -57,4 +57,32 @@ constexpr bool matmul_bias_ok(const profile::Profile& p, engine::DType c, engine
 // Rule RUN_MATMUL_EXTENT: m, k and n are 1 to 4095.
 constexpr bool matmul_extent_ok(int extent) { return extent >= 1 && extent <= 4095; }
 
+
+// --- The MX forms (TMATMUL_MX, TGEMV_MX) -------------------------------------------------------------
+
+// Rule LEGAL_MATMUL_MX_DTYPE: a5 (and cpu) only; f32 from the fp8 pairs (e4m3/e5m2 either side) or
+// from the packed fp4 pairs (e2m1x2/e1m2x2 either side).
+constexpr bool matmul_mx_dtype_ok(const profile::Profile& p, engine::DType c, engine::DType a, engine::DType b)
+{
+    using enum engine::DType;
+    if (p.target == profile::Target::A2A3 || c != F32) return false;
+    const auto fp8 = [](engine::DType t) { return t == F8E4M3 || t == F8E5M2; };
+    const auto fp4 = [](engine::DType t) { return t == F4E2M1x2 || t == F4E1M2x2; };
+    return (fp8(a) && fp8(b)) || (fp4(a) && fp4(b));
+}
+
+// Rule LEGAL_MATMUL_MX_SCALE: a's scales are a ScaleLeft tile, b's a ScaleRight tile, of E8M0 exponents.
+constexpr bool matmul_mx_scale_ok(TileType loc, TileType expected, engine::DType t)
+{
+    return loc == expected && t == engine::DType::F8E8M0;
+}
+
+// The values one tile element holds along k (the packed fp4 pairs hold two) and the values one scale
+// covers.
+constexpr int matmul_values_per_element(engine::DType t)
+{
+    return t == engine::DType::F4E2M1x2 || t == engine::DType::F4E1M2x2 ? 2 : 1;
+}
+inline constexpr int kMxGroup = 32;
+
 }  // namespace pto::rules

@@ -1,4 +1,4 @@
-// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, TGEMV, TGEMV_ACC, TGEMV_BIAS: the operand checks, the call of the
+// TMATMUL, TMATMUL_ACC, TMATMUL_BIAS, TGEMV, TGEMV_ACC, TGEMV_BIAS and their MX forms: the operand checks, the call of the
 // kernel on the operands' panels, and the definitions.
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/matmul.hpp>
@@ -7,9 +7,11 @@
 #include <pto/runtime/memory.hpp>
 
 #include <string>
+#include <tuple>
 
 #include "engine/definition.hpp"
 #include "engine/matmul/gemm_kernel.hpp"
+#include "engine/matmul/mx_panels.hpp"
 #include "engine/matmul/operand_panels.hpp"
 
 namespace pto::engine {
@@ -40,13 +42,27 @@ Extents extents_of(const MatmulOperands& o)
 
 void check_tmatmul(const profile::Profile& p, const MatmulOperands& o, LegalitySink& sink)
 {
-    const auto& [c, a, b, c_in, bias, gemv] = o;
+    const auto& [c, a, b, c_in, bias, gemv, a_scale, b_scale] = o;
+    const bool mx = a_scale != nullptr;
     if (!rules::matmul_location_ok(c.loc, a.loc, b.loc) || (c_in && c_in->loc != TileType::Acc))
         report(sink, "LEGAL_MATMUL_LOCATION", "c", "the cube multiplies Left by Right into Acc",
                "Acc <- Left x Right",
                std::string(profile::location_name(c.loc)) + " <- " + std::string(profile::location_name(a.loc)) +
                    " x " + std::string(profile::location_name(b.loc)));
-    if (!rules::matmul_dtype_ok(p, c.dtype, a.dtype, b.dtype) || (c_in && c_in->dtype != c.dtype))
+    if (mx) {
+        if (!rules::matmul_mx_dtype_ok(p, c.dtype, a.dtype, b.dtype) || (c_in && c_in->dtype != c.dtype))
+            report(sink, "LEGAL_MATMUL_MX_DTYPE", "c", "not a (result; left, right) type triple of the target's MX cube",
+                   p.target == profile::Target::A2A3 ? "no MX matmul on a2a3"
+                                                     : "(f32; e4m3/e5m2 twice), (f32; e2m1x2/e1m2x2 twice)",
+                   "(" + std::string(dtype_name(c.dtype)) + "; " + std::string(dtype_name(a.dtype)) + ", " +
+                       std::string(dtype_name(b.dtype)) + ")");
+        for (const auto& [scale, expected, name] : {std::tuple{a_scale, TileType::ScaleLeft, "a_scale"},
+                                                    std::tuple{b_scale, TileType::ScaleRight, "b_scale"}})
+            if (!rules::matmul_mx_scale_ok(scale->loc, expected, scale->dtype))
+                report(sink, "LEGAL_MATMUL_MX_SCALE", name, "the block scales are E8M0 exponents in the scale buffer",
+                       "an f8e8m0 " + std::string(profile::location_name(expected)) + " tile",
+                       std::string(dtype_name(scale->dtype)) + " " + std::string(profile::location_name(scale->loc)));
+    } else if (!rules::matmul_dtype_ok(p, c.dtype, a.dtype, b.dtype) || (c_in && c_in->dtype != c.dtype))
         report(sink, "LEGAL_MATMUL_DTYPE", "c", "not a (result; left, right) type triple the target's cube has",
                p.target == profile::Target::A2A3 ? "(i32; i8, i8), (f32; f16/bf16/f32 twice)"
                                                  : "(i32; i8, i8), (f32; f16/bf16/f32 twice, fp8 pairs, hif8)",
@@ -88,11 +104,40 @@ void check_tmatmul(const profile::Profile& p, const MatmulOperands& o, LegalityS
     if (bias && all_known(bias->valid_cols) && bias->valid_cols < e.n)
         report(sink, "RUN_VALID_SHAPE", "bias", "a bias value for each result column",
                "at least " + std::to_string(e.n) + " columns", std::to_string(bias->valid_cols));
+    if (!mx) return;
+    const int groups = (e.k * rules::matmul_values_per_element(a.dtype) + rules::kMxGroup - 1) / rules::kMxGroup;
+    if (all_known(a_scale->valid_rows, a_scale->valid_cols) && (a_scale->valid_rows < e.m || a_scale->valid_cols < groups))
+        report(sink, "RUN_VALID_SHAPE", "a_scale", "a scale for every 32 values of each row of a",
+               "at least " + extent_of(e.m, groups), extent_of(a_scale->valid_rows, a_scale->valid_cols));
+    if (all_known(b_scale->valid_rows, b_scale->valid_cols) && (b_scale->valid_rows < groups || b_scale->valid_cols < e.n))
+        report(sink, "RUN_VALID_SHAPE", "b_scale", "a scale for every 32 values of each column of b",
+               "at least " + extent_of(groups, e.n), extent_of(b_scale->valid_rows, b_scale->valid_cols));
 }
+
+namespace {
+
+// The MX forms: a and b with their scales applied as f32 row-major panels (matmul::scaled_*_panel), then
+// the f32 kernel.
+void tmatmul_mx(const MatmulOperands& o, const Extents& e)
+{
+    const int values = e.k * rules::matmul_values_per_element(o.a.dtype);
+    const int groups = (values + rules::kMxGroup - 1) / rules::kMxGroup;
+    require_written(*o.a_scale, e.m, groups, "a_scale");
+    require_written(*o.b_scale, groups, e.n, "b_scale");
+    const matmul::Words a = matmul::scaled_left_panel(o.a, *o.a_scale, e.m, values);
+    const matmul::Words b = matmul::scaled_right_panel(o.b, *o.b_scale, values, e.n);
+    const matmul::Words init = matmul::initial_panel(o, e.m, e.n, DType::F32);
+    const matmul::Panel<uint32_t> c = matmul::result_panel(o.c, e.m, e.n);
+    matmul::gemm_f32(e.m, e.n, values, as<const float>(a), as<const float>(b), as<const float>(init), as<float>(c));
+    matmul::finish_result(c, o.c, e.m, e.n);
+    mark_written(o.c);
+}
+
+}  // namespace
 
 void tmatmul(const MatmulOperands& o)
 {
-    runtime::InstructionScope scope(o.gemv ? "TGEMV" : "TMATMUL");
+    runtime::InstructionScope scope(o.a_scale ? (o.gemv ? "TGEMV_MX" : "TMATMUL_MX") : o.gemv ? "TGEMV" : "TMATMUL");
     StopAtFirstFinding stop;
     check_tmatmul(runtime::active_profile(), o, stop);
     const Extents e = extents_of(o);
@@ -100,6 +145,7 @@ void tmatmul(const MatmulOperands& o)
     require_written(o.b, e.k, e.n, "b");
     if (o.c_in) require_written(*o.c_in, e.m, e.n, "c_in");
     if (o.bias) require_written(*o.bias, 1, e.n, "bias");
+    if (o.a_scale) return tmatmul_mx(o, e);
 
     const DType work = o.c.dtype;  // f32 or i32; every input widens into it exactly
     const matmul::Words a = matmul::left_panel(o.a, e.m, e.k, work), b = matmul::right_panel(o.b, e.k, e.n, work),
@@ -126,25 +172,43 @@ constexpr OperandSpec kResult[] = {{"c", OperandKind::Tile}};
 constexpr Form kPlainForms[] = {{kLeftRight, kResult}};
 constexpr Form kAccForms[] = {{kAccLeftRight, kResult}};
 constexpr Form kBiasForms[] = {{kLeftRightBias, kResult}};
+// The MX forms: each operand followed by its scales.
+constexpr OperandSpec kScaledLeftRight[] = {
+    {"a", OperandKind::Tile}, {"a_scale", OperandKind::Tile}, {"b", OperandKind::Tile}, {"b_scale", OperandKind::Tile}};
+constexpr OperandSpec kAccScaledLeftRight[] = {{"c_in", OperandKind::Tile},
+                                               {"a", OperandKind::Tile},
+                                               {"a_scale", OperandKind::Tile},
+                                               {"b", OperandKind::Tile},
+                                               {"b_scale", OperandKind::Tile}};
+constexpr OperandSpec kScaledLeftRightBias[] = {{"a", OperandKind::Tile},
+                                                {"a_scale", OperandKind::Tile},
+                                                {"b", OperandKind::Tile},
+                                                {"b_scale", OperandKind::Tile},
+                                                {"bias", OperandKind::Tile}};
+constexpr Form kMxForms[] = {{kScaledLeftRight, kResult}};
+constexpr Form kMxAccForms[] = {{kAccScaledLeftRight, kResult}};
+constexpr Form kMxBiasForms[] = {{kScaledLeftRightBias, kResult}};
 
 enum class Init { Zero, Accumulated, Bias };
 
-// The operands of a text call of a form with initial value `init`.
-template <Init kInit, bool kGemv>
+// The operands of a text call of a form with initial value `init` (`kMx`: with scales after a and b).
+template <Init kInit, bool kGemv, bool kMx>
 MatmulOperands operands_of(const Call& call)
 {
-    const std::size_t first = kInit == Init::Accumulated ? 1 : 0;
+    const std::size_t a = kInit == Init::Accumulated ? 1 : 0, b = a + (kMx ? 2 : 1);
     return {.c = call.dst(),
-            .a = call.src(first),
-            .b = call.src(first + 1),
+            .a = call.src(a),
+            .b = call.src(b),
             .c_in = kInit == Init::Accumulated ? &call.src(0) : nullptr,
-            .bias = kInit == Init::Bias ? &call.src(2) : nullptr,
-            .gemv = kGemv};
+            .bias = kInit == Init::Bias ? &call.src(b + (kMx ? 2 : 1)) : nullptr,
+            .gemv = kGemv,
+            .a_scale = kMx ? &call.src(a + 1) : nullptr,
+            .b_scale = kMx ? &call.src(b + 1) : nullptr};
 }
 
 constexpr pipe_t cube_pipe(TileType, TileType) { return PIPE_M; }
 
-template <Init kInit, bool kGemv>
+template <Init kInit, bool kGemv, bool kMx = false>
 constexpr InstrDef matrix_instruction(Instr id, std::string_view mnemonic, std::span<const Form> forms)
 {
     return {.id = id,
@@ -152,9 +216,9 @@ constexpr InstrDef matrix_instruction(Instr id, std::string_view mnemonic, std::
             .forms = forms,
             .pipe = cube_pipe,
             .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
-                check_tmatmul(p, operands_of<kInit, kGemv>(c), sink);
+                check_tmatmul(p, operands_of<kInit, kGemv, kMx>(c), sink);
             },
-            .run = [](const Call& c) { tmatmul(operands_of<kInit, kGemv>(c)); }};
+            .run = [](const Call& c) { tmatmul(operands_of<kInit, kGemv, kMx>(c)); }};
 }
 
 }  // namespace
@@ -168,5 +232,17 @@ constexpr InstrDef definitions::TGEMV = matrix_instruction<Init::Zero, true>(Ins
 constexpr InstrDef definitions::TGEMV_ACC =
     matrix_instruction<Init::Accumulated, true>(Instr::TGEMV_ACC, "TGEMV_ACC", kAccForms);
 constexpr InstrDef definitions::TGEMV_BIAS = matrix_instruction<Init::Bias, true>(Instr::TGEMV_BIAS, "TGEMV_BIAS", kBiasForms);
+
+constexpr InstrDef definitions::TMATMUL_MX =
+    matrix_instruction<Init::Zero, false, true>(Instr::TMATMUL_MX, "TMATMUL_MX", kMxForms);
+constexpr InstrDef definitions::TMATMUL_MX_ACC =
+    matrix_instruction<Init::Accumulated, false, true>(Instr::TMATMUL_MX_ACC, "TMATMUL_MX_ACC", kMxAccForms);
+constexpr InstrDef definitions::TMATMUL_MX_BIAS =
+    matrix_instruction<Init::Bias, false, true>(Instr::TMATMUL_MX_BIAS, "TMATMUL_MX_BIAS", kMxBiasForms);
+constexpr InstrDef definitions::TGEMV_MX = matrix_instruction<Init::Zero, true, true>(Instr::TGEMV_MX, "TGEMV_MX", kMxForms);
+constexpr InstrDef definitions::TGEMV_MX_ACC =
+    matrix_instruction<Init::Accumulated, true, true>(Instr::TGEMV_MX_ACC, "TGEMV_MX_ACC", kMxAccForms);
+constexpr InstrDef definitions::TGEMV_MX_BIAS =
+    matrix_instruction<Init::Bias, true, true>(Instr::TGEMV_MX_BIAS, "TGEMV_MX_BIAS", kMxBiasForms);
 
 }  // namespace pto::engine

@@ -19,6 +19,12 @@ namespace pto::engine {
 // k = 0, 1, ... in that order, each with one fused multiply-add in the result type (f32: every 16- and
 // 8-bit product is exact, so the sum rounds once per step; i32: exact, wrapping); the same bits on
 // every CPU, with or without SIMD.
+//
+// The MX forms (TMATMUL_MX, TGEMV_MX) take a's and b's E8M0 block scales: value a(i, k) counts as
+// a(i, k) * 2^(a_scale(i, k / 32) - 127) and b(k, j) as b(k, j) * 2^(b_scale(k / 32, j) - 127), each
+// rounded once to f32 (exact unless it leaves f32's normal range; exponent 255 is NaN), then summed
+// as above. A packed fp4 element holds two values along k (Left: columns 2c, 2c + 1 of pair column c,
+// Right: rows 2r, 2r + 1 of pair row r), the first in its low nibble; k counts values.
 struct MatmulOperands {
     const TileDesc& c;
     const TileDesc& a;
@@ -26,11 +32,14 @@ struct MatmulOperands {
     const TileDesc* c_in = nullptr;
     const TileDesc* bias = nullptr;
     bool gemv = false;
+    const TileDesc* a_scale = nullptr;  // the MX forms: both scales
+    const TileDesc* b_scale = nullptr;
 };
 void tmatmul(const MatmulOperands& operands);
 
 // Locations, element types, layouts, shapes (pto/profile/rules_matmul.hpp) and valid shapes
-// (RUN_VALID_SHAPE, RUN_MATMUL_EXTENT).
+// (RUN_VALID_SHAPE, RUN_MATMUL_EXTENT); for the MX forms LEGAL_MATMUL_MX_DTYPE, LEGAL_MATMUL_MX_SCALE and
+// the scales' valid shapes.
 void check_tmatmul(const profile::Profile& p, const MatmulOperands& operands, LegalitySink& sink);
 
 }  // namespace pto::engine

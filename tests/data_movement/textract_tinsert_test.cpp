@@ -515,3 +515,36 @@ TEST(WindowText, TheVerifierReportsAWindowOutsideTheSourceAndAMisalignedStart)
     for (const auto& d : as::verify(p2.module, profile::Target::A2A3)) codes.push_back(d.code);
     EXPECT_NE(std::find(codes.begin(), codes.end(), "RUN_TEXTRACT_ALIGN"), codes.end());
 }
+
+TEST(Textract, ConvolutionWeightsInFractalZIntoRight)
+{
+    // [C1HW = 4, N1 = 3, 16, C0 = 16] half: a K = 64 by N = 48 Zn matrix; and [C1, H, W, N, C0] = [2, 1, 2, 32, 16].
+    using Weights = ConvTile<TileType::Mat, half, 4 * 3 * 16 * 16 * 2, Layout::FRACTAL_Z, ConvTileShape<4, 3, 16, 16>>;
+    using Weights5 = ConvTile<TileType::Mat, half, 2 * 1 * 2 * 32 * 16 * 2, Layout::FRACTAL_Z, ConvTileShape<2, 1, 2, 32, 16>>;
+    using RightT = TileRight<half, 32, 16>;
+    Weights w;
+    Weights5 w5;
+    TASSIGN(w, 0x0);
+    TASSIGN(w5, 0x8000);
+    auto* wp = reinterpret_cast<half*>(w.data());
+    auto* w5p = reinterpret_cast<half*>(w5.data());
+    for (int i = 0; i < 4 * 3 * 16 * 16; ++i) wp[i] = half(float(i % 2000) * 0.5f);
+    for (int i = 0; i < 2 * 2 * 32 * 16; ++i) w5p[i] = half(float(i % 1500) * -0.25f);
+    // Element (k, n) of the weights: box (k / 16, n / 16) in row-major box order, then n % 16 columns of
+    // 16 consecutive k.
+    const auto at = [](int k, int n, int n_boxes) { return ((k / 16) * n_boxes + n / 16) * 256 + (n % 16) * 16 + k % 16; };
+    RightT r;
+    TEXTRACT(r, w, 16, 32);
+    for (int k = 0; k < 32; ++k)
+        for (int n = 0; n < 16; ++n)
+            ASSERT_EQ(r.GetValue(uint32_t(GetTileOffset<RightT>(k, n))).bits, wp[at(k + 16, n + 32, 3)].bits) << k << "," << n;
+    TEXTRACT(r, w5, 32, 16);
+    for (int k = 0; k < 32; ++k)
+        for (int n = 0; n < 16; ++n)
+            ASSERT_EQ(r.GetValue(uint32_t(GetTileOffset<RightT>(k, n))).bits, w5p[at(k + 32, n + 16, 2)].bits) << k << "," << n;
+    EXPECT_EQ(diagnostic_of([&] { TEXTRACT(r, w, 48, 0); }).code, "RUN_TEXTRACT_RANGE");
+    using Blocked = ConvTile<TileType::Mat, half, 4096, Layout::NC1HWC0, ConvTileShape<1, 1, 8, 16, 16>>;
+    Blocked nc1hwc0;
+    EXPECT_EQ(diagnostic_of([&] { engine::textract(r.desc(), nc1hwc0.desc(), WindowStart{0, 0}); }).code,
+              "LEGAL_TEXTRACT_LAYOUT");
+}

@@ -7,6 +7,7 @@
 #include <optional>
 #include <type_traits>
 
+#include <pto/common/conv_tile.hpp>
 #include <pto/common/event.hpp>
 #include <pto/common/tile.hpp>
 #include <pto/common/type.hpp>
@@ -90,14 +91,25 @@ using if_events = std::enable_if_t<all_events_v<WaitEvents...>, int>;
 }  // namespace detail
 
 // TEXTRACT(dst, src, indexRow, indexCol): dst's valid region from src's elements at (indexRow, indexCol) on
-// (engine::textract); out of an accumulator converted as TMOV converts.
+// (engine::textract); out of an accumulator converted as TMOV converts. From a convolution tile (its
+// FRACTAL_Z weights in L1) into a Right tile: the window of the weights' K x N matrix.
 template <typename DstTileData, typename SrcTileData, typename... WaitEvents, detail::if_events<WaitEvents...> = 0>
 PTO_INST RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0, uint16_t indexCol = 0,
                               WaitEvents&... events)
 {
     WaitAllEvents(events...);
-    return detail::move_window<false, DstTileData, SrcTileData, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0,
-                               false>(dst, src, indexRow, indexCol);
+    if constexpr (is_conv_tile_v<SrcTileData>) {
+        static_assert(is_tile_data_v<DstTileData> && DstTileData::Loc == TileType::Right &&
+                          SrcTileData::Loc == TileType::Mat &&
+                          (SrcTileData::layout == Layout::FRACTAL_Z || SrcTileData::layout == Layout::FRACTAL_Z_3D),
+                      "LEGAL_TEXTRACT_LOCATION: a convolution tile's window goes from FRACTAL_Z weights in L1 to a "
+                      "Right tile");
+        engine::textract(dst.desc(), src.desc(), engine::WindowStart{indexRow, indexCol});
+        return {};
+    } else {
+        return detail::move_window<false, DstTileData, SrcTileData, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0,
+                                   false>(dst, src, indexRow, indexCol);
+    }
 }
 
 // TEXTRACT<Dst, Src, reluMode>: out of an accumulator with a ReLU pre-mode.

@@ -5,6 +5,7 @@
 #include <pto/profile/rules_data_movement.hpp>
 #include <pto/runtime/diagnostic.hpp>
 
+#include <optional>
 #include <string>
 
 #include "engine/data_movement/operand_checks.hpp"
@@ -158,6 +159,50 @@ void tinsert(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPr
     if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
     dm::move_window(dst, src, w, relu, quant);
     mark_written(dst, as_window(w.dst_row, w.dst_col, w));
+}
+
+namespace {
+
+// A FRACTAL_Z (or FRACTAL_Z_3D) convolution tile's bytes as the Zn matrix they are: K = every dimension
+// but the last two (or three) times C0 rows, N columns, 16 x C0 boxes of C0 consecutive k per column.
+// [C1HW, N1, 16, C0]: N = N1 * 16; [C1, H, W, N, C0] (and deeper): N = the next-to-last dimension.
+std::optional<TileDesc> fractal_z_matrix(const ConvTileDesc& src)
+{
+    const bool fractal = src.layout == Layout::FRACTAL_Z || src.layout == Layout::FRACTAL_Z_3D;
+    const int64_t c0 = 256 / dtype_bits(src.dtype);
+    if (!fractal || src.dims < 4 || src.shape[src.dims - 1] != c0) return std::nullopt;
+    const bool split_n = src.dims == 4;
+    if (split_n && src.shape[2] != 16) return std::nullopt;
+    int64_t k = c0;
+    for (int d = 0; d < src.dims - (split_n ? 3 : 2); ++d) k *= src.shape[d];
+    const int64_t n = split_n ? src.shape[1] * 16 : src.shape[src.dims - 2];
+    if (n % 16 != 0) return std::nullopt;
+    TileDesc m;
+    m.data = src.data;
+    m.dtype = src.dtype;
+    m.loc = src.loc;
+    m.blayout = BLayout::RowMajor;
+    m.slayout = SLayout::ColMajor;
+    m.rows = m.valid_rows = int32_t(k);
+    m.cols = m.valid_cols = int32_t(n);
+    return m;
+}
+
+}  // namespace
+
+void textract(const TileDesc& dst, const ConvTileDesc& src, WindowStart start)
+{
+    const std::optional<TileDesc> matrix = fractal_z_matrix(src);
+    if (!matrix)
+        runtime::fail({"LEGAL_TEXTRACT_LAYOUT", "TEXTRACT", "src",
+                       "a convolution tile's window comes from its weights in FRACTAL_Z or FRACTAL_Z_3D",
+                       "[C1HW, N/16, 16, C0] or [..., N, C0] with C0 = 32 bytes and N a multiple of 16",
+                       dm::layout_name(src.layout) + " of " + std::to_string(src.dims) + " dimensions", ""});
+    if (dst.loc != TileType::Right || dst.dtype != src.dtype)
+        runtime::fail({"LEGAL_TEXTRACT_LOCATION", "TEXTRACT", "dst", "a convolution tile's window goes to a Right tile of its type",
+                       "a " + std::string(dtype_name(src.dtype)) + " Right tile",
+                       std::string(dtype_name(dst.dtype)) + " " + dm::location_name(dst.loc), ""});
+    textract(dst, *matrix, start);
 }
 
 }  // namespace pto::engine

@@ -86,6 +86,11 @@ struct WindowStart {
 void textract(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPreMode relu = ReluPreMode::NoRelu,
               AccToVecMode mode = AccToVecMode::SingleModeVec0, const AccQuantization* quant = nullptr);
 
+// TEXTRACT of a convolution tile: its FRACTAL_Z / FRACTAL_Z_3D weights ([C1HW, N/16, 16, C0], or
+// [C1, H, W, N, C0] and deeper) are the Zn matrix of K = C1HW * C0 rows and N columns they lay out; dst, a
+// Right tile of their type, receives the window of that matrix at `start`.
+void textract(const TileDesc& dst, const ConvTileDesc& src, WindowStart start);
+
 // TINSERT: src's valid region (under a split mode this core's half of it) lands in dst from `start` on
 // (dst(row + i, col + j) = src(i, j)), as TEXTRACT converts it; the rest of dst keeps its bytes. The
 // window lies in dst's valid region (RUN_TINSERT_RANGE) and starts on a box line of a boxed

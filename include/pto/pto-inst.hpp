@@ -14,6 +14,7 @@
 #include <pto/intrinsics/data_movement.hpp>
 #include <pto/intrinsics/elementwise.hpp>
 #include <pto/intrinsics/expand.hpp>
+#include <pto/intrinsics/fixpipe_config.hpp>
 #include <pto/intrinsics/gather.hpp>
 #include <pto/intrinsics/generate.hpp>
 #include <pto/intrinsics/img2col.hpp>

@@ -60,8 +60,8 @@ public:
     char* GetL0ABase() { return base(TileType::Left); }
     char* GetL0BBase() { return base(TileType::Right); }
     char* GetL0CBase() { return base(TileType::Acc); }
-    // The thread's 16 64-bit configuration registers (the public simulator's REG region). No ptosim
-    // instruction reads them yet.
+    // The thread's 16 64-bit configuration registers (the public simulator's REG region): SET_QUANT_SCALAR
+    // and SET_QUANT_VECTOR write registers 0 and 1. No ptosim instruction reads them yet.
     char* GetREGBase() { return reinterpret_cast<char*>(registers_.data()); }
 
     // The on-chip address of p: its byte offset in the memory of the thread's core that holds it (0 when

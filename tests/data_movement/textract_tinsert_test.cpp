@@ -548,3 +548,52 @@ TEST(Textract, ConvolutionWeightsInFractalZIntoRight)
     EXPECT_EQ(diagnostic_of([&] { engine::textract(r.desc(), nc1hwc0.desc(), WindowStart{0, 0}); }).code,
               "LEGAL_TEXTRACT_LAYOUT");
 }
+
+TEST(WindowCpuProfile, AnyTilesAnyTypesAndTablesOutsideTheFixpipeIgnored)
+{
+    // The CPU simulation's windows: Mat -> Mat converting half to float, Vec int32 into Vec float (values
+    // converted), TEXTRACT_FP of a Vec tile (no fixpipe: its table is ignored); the real targets reject them.
+    using SrcT = Tile<TileType::Mat, half, 32, 32>;
+    using DstT = Tile<TileType::Mat, float, 32, 32, BLayout::RowMajor, 16, 8>;
+    SrcT src;
+    DstT dst;
+    for (int i = 0; i < 32 * 32; ++i) src.SetValue(uint32_t(i), half(float(i % 301) * 0.25f - 30.0f));
+    TEXTRACT(dst, src, 8, 16);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 8; ++c) ASSERT_EQ(dst.GetValue(uint32_t(r * 32 + c)), float(src.GetValue(uint32_t((r + 8) * 32 + c + 16))));
+    using IntT = Tile<TileType::Vec, int32_t, 8, 8>;
+    using FloatT = Tile<TileType::Vec, float, 16, 16>;
+    IntT ints;
+    FloatT floats;
+    for (int i = 0; i < 64; ++i) ints.SetValue(uint32_t(i), (i - 30) * 1000003);
+    for (int i = 0; i < 256; ++i) floats.SetValue(uint32_t(i), -1.0f);
+    TINSERT(floats, ints, 4, 8);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) {
+            const bool inside = r >= 4 && r < 12 && c >= 8;
+            ASSERT_EQ(floats.GetValue(uint32_t(r * 16 + c)), inside ? float(ints.GetValue(uint32_t((r - 4) * 8 + c - 8))) : -1.0f);
+        }
+    using FpT = Tile<TileType::Vec, float, 1, 16>;
+    FpT fp;
+    for (int i = 0; i < 16; ++i) fp.SetValue(uint32_t(i), 3.0f);
+    using Part = Tile<TileType::Vec, float, 8, 8>;
+    Part part;
+    TEXTRACT_FP(part, floats, fp, 4, 8);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 8; ++c) ASSERT_EQ(part.GetValue(uint32_t(r * 8 + c)), floats.GetValue(uint32_t((r + 4) * 16 + c + 8)));
+    std::mt19937 rng(40);
+    std::vector<std::byte> a, b;
+    const TileDesc mat_half = make_tile(a, rng, TileType::Mat, DType::F16, kNd, 32, 32);
+    const TileDesc mat_float = make_tile(b, rng, TileType::Mat, DType::F32, kNd, 32, 32);
+    const WindowStart at{0, 0};
+    for (const profile::Target t : {profile::Target::A2A3, profile::Target::A5})
+        EXPECT_EQ(test::first_code_on(t, [&](const profile::Profile& p, engine::LegalitySink& sink) {
+                      engine::check_textract(p, mat_float, mat_half, &at, ReluPreMode::NoRelu, AccToVecMode::SingleModeVec0, sink);
+                  }),
+                  "LEGAL_TEXTRACT_LOCATION");
+    ScopedChecked checked;
+    runtime::clear_warnings();
+    TEXTRACT(dst, src, 0, 0);
+    ASSERT_EQ(runtime::warnings().size(), 1u);
+    EXPECT_EQ(runtime::warnings()[0].code, "WARN_CPU_ONLY");
+}

@@ -50,7 +50,7 @@ constexpr void static_check_window()
                       "LEGAL_TMOV_QUANT_DTYPE: a quantizing move makes f32 -> i8/u8 (a5: also f16/bf16/hif8/e4m3/f32) "
                       "and i32 -> i8/u8/f16 (a5: also bf16)");
     } else {
-        static_assert(rules::tmov_dtype_ok(target, SrcTileData::Loc, DstTileData::Loc, src_type, dst_type),
+        static_assert(rules::window_dtype_ok(target, SrcTileData::Loc, DstTileData::Loc, src_type, dst_type),
                       "LEGAL_TMOV_DTYPE: this element-type pair does not move on this path on PTO_TARGET");
     }
     static_assert(rules::tmov_mode_ok(SrcTileData::Loc, DstTileData::Loc, reluMode, mode),
@@ -77,12 +77,18 @@ template <bool Insert, typename DstTileData, typename SrcTileData, typename FpTi
           AccToVecMode mode>
 RecordEvent move_window_fp(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t row, uint16_t col)
 {
-    static_assert(is_tile_data_v<FpTileData> &&
-                      rules::fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
-                  "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t");
-    const engine::TileDesc table = fp.desc();
-    const engine::AccQuantization quant{.per_column = &table};
-    return move_window<Insert, DstTileData, SrcTileData, reluMode, mode, true>(dst, src, row, col, &quant);
+    static_assert(is_tile_data_v<FpTileData>, "the quantization table is a Tile");
+    // The CPU simulation's contract: a window that does not leave an accumulator passes no fixpipe, and
+    // its table is ignored (the cpu profile only; checked mode warns).
+    if constexpr (rules::fp_table_ignored(profile::kProfile, SrcTileData::Loc)) {
+        return move_window<Insert, DstTileData, SrcTileData, reluMode, mode, false>(dst, src, row, col);
+    } else {
+        static_assert(rules::fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
+                      "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t");
+        const engine::TileDesc table = fp.desc();
+        const engine::AccQuantization quant{.per_column = &table};
+        return move_window<Insert, DstTileData, SrcTileData, reluMode, mode, true>(dst, src, row, col, &quant);
+    }
 }
 
 template <typename... WaitEvents>

@@ -408,10 +408,15 @@ constexpr bool tmov_zz_extent_ok(int grp_axis, int valid_rows, int valid_cols)
 // --- TEXTRACT / TINSERT ---------------------------------------------------------------------------
 // A window of TMOV: the element types follow LEGAL_TMOV_DTYPE and the modes LEGAL_TMOV_MODE.
 
+// The cpu profile takes the CPU simulation's TEXTRACT and TINSERT: a window between any two tiles,
+// converting between any two element types of one value per element (TMOV's conversions where TMOV has
+// them, else as a C++ conversion of the value would: floats into integers truncated, here saturating).
+
 // Rule LEGAL_TEXTRACT_LOCATION: the (source, destination) locations TEXTRACT connects.
 // A2/A3: Mat->Left/Right, Acc->Mat, Vec->Vec. A5 adds Mat->ScaleLeft/ScaleRight, Acc->Vec, Vec->Mat.
 constexpr bool textract_location_ok(const profile::Profile& p, TileType src, TileType dst)
 {
+    if (p.target == profile::Target::Cpu) return true;
     const bool both = (src == TileType::Mat && (dst == TileType::Left || dst == TileType::Right)) ||
                       (src == TileType::Acc && dst == TileType::Mat) || (src == TileType::Vec && dst == TileType::Vec);
     const bool a5 = (src == TileType::Mat && (dst == TileType::ScaleLeft || dst == TileType::ScaleRight)) ||
@@ -422,9 +427,27 @@ constexpr bool textract_location_ok(const profile::Profile& p, TileType src, Til
 // Rule LEGAL_TINSERT_LOCATION: A2/A3: Acc->Mat, Vec->Vec; A5 adds Acc->Vec and Vec->Mat.
 constexpr bool tinsert_location_ok(const profile::Profile& p, TileType src, TileType dst)
 {
+    if (p.target == profile::Target::Cpu) return true;
     const bool both = (src == TileType::Acc && dst == TileType::Mat) || (src == TileType::Vec && dst == TileType::Vec);
     const bool a5 = (src == TileType::Acc && dst == TileType::Vec) || (src == TileType::Vec && dst == TileType::Mat);
     return both || (p.target != profile::Target::A2A3 && a5);
+}
+
+// Rule LEGAL_TMOV_DTYPE (TEXTRACT, TINSERT): TMOV's element-type pairs; on the cpu profile any pair of
+// types holding one value per element (the packed fp4 pairs and int4 only to themselves).
+constexpr bool window_dtype_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, DType src, DType dst)
+{
+    const auto single = [](DType t) { return t != DType::I4 && t != DType::F4E2M1x2 && t != DType::F4E1M2x2; };
+    if (p.target == profile::Target::Cpu && (src == dst || (single(src) && single(dst)))) return true;
+    return tmov_dtype_ok(p, src_loc, dst_loc, src, dst);
+}
+
+// TEXTRACT_FP and TINSERT_FP on the cpu profile: a window that does not leave an accumulator passes no
+// fixpipe and ignores its table (the CPU simulation's contract); every real target quantizes only out of
+// an accumulator (LEGAL_TMOV_LOCATION).
+constexpr bool fp_table_ignored(const profile::Profile& p, TileType src_loc)
+{
+    return p.target == profile::Target::Cpu && src_loc != TileType::Acc;
 }
 
 // Rule LEGAL_TINSERT_MODE: the split insertion modes (TInsertMode) move an Nz Vec tile into a Mat tile

@@ -10,6 +10,7 @@
 #include <pto/engine/legality.hpp>
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/profile/profile.hpp>
+#include <pto/profile/rules_data_movement.hpp>
 
 namespace pto::engine::data_movement {
 
@@ -20,15 +21,19 @@ struct MoveWindow {
 
 // Moves the window: the bits of one element type; converted out of an accumulator (negatives clamped to
 // zero first with NormalRelu); or, with `quant`, the fixpipe's quantization with the scale of each
-// element's source column.
+// element's source column. Other type pairs (the cpu profile's TEXTRACT and TINSERT) convert element by
+// element, rounding to nearest even, floats into integers truncated and saturated.
 void move_window(const TileDesc& dst, const TileDesc& src, const MoveWindow& window, ReluPreMode relu,
                  const AccQuantization* quant);
 
 // The rules of what a move does to the elements: the element types (LEGAL_TMOV_DTYPE, or with `quant`
 // LEGAL_TMOV_LOCATION / LEGAL_TMOV_QUANT_DTYPE / LEGAL_FP_TABLE), the ReLU and split modes
 // (LEGAL_TMOV_MODE) and the split of the accumulator's valid region (RUN_TMOV_SPLIT).
+// `dtype_ok`: the element-type rule of the instruction (TMOV's, or the windows' wider one on cpu).
+using DtypeRule = bool (*)(const profile::Profile&, TileType, TileType, DType, DType);
 void check_conversion(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
-                      AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant);
+                      AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant,
+                      DtypeRule dtype_ok = rules::tmov_dtype_ok);
 
 // Where this core's half of the source starts under a split mode (`half_rows` x `half_cols` a half).
 MoveWindow split_origin(AccToVecMode mode, int64_t half_rows, int64_t half_cols);

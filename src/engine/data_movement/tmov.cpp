@@ -3,6 +3,7 @@
 #include <pto/common/numeric.hpp>
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/data_movement.hpp>
+#include <pto/numeric/convert.hpp>
 #include <pto/profile/rules_data_movement.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
@@ -62,6 +63,25 @@ void move(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
     dm::move_region<Kernel>(to, from, w.rows, w.cols, to.contiguous_axis());
 }
 
+// Any other pair, element by element through the bit-exact conversion.
+void move_converting_any(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
+{
+    const bool float_to_integer = dtype_is_float(src.dtype) && !dtype_is_float(dst.dtype);
+    const RoundMode round = float_to_integer ? RoundMode::CAST_TRUNC : RoundMode::CAST_RINT;
+    const int64_t in_bytes = src.element_bits() / 8, out_bytes = dst.element_bits() / 8;
+    for (int64_t r = 0; r < w.rows; ++r)
+        for (int64_t c = 0; c < w.cols; ++c)
+            numeric::convert(dst.dtype, dst.data + dst.offset(w.dst_row + r, w.dst_col + c) * out_bytes, src.dtype,
+                             src.data + src.offset(w.src_row + r, w.src_col + c) * in_bytes, 1, round, SaturationMode::ON);
+}
+
+// Whether move_converting takes the pair: the accumulator's outputs and the bias table's widening.
+bool tmov_conversion(DType from, DType to)
+{
+    return (from == DType::F32 && (to == DType::F16 || to == DType::BF16 || to == DType::F32)) ||
+           (from == DType::I32 && to == DType::I32) || ((from == DType::F16 || from == DType::BF16) && to == DType::F32);
+}
+
 template <bool Relu>
 void move_converting(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
 {
@@ -113,6 +133,7 @@ void move_window(const TileDesc& dst, const TileDesc& src, const MoveWindow& win
     } else if (relu == ReluPreMode::NormalRelu) {
         move_converting<true>(dst, src, window);
     } else if (src.dtype != dst.dtype) {
+        if (!tmov_conversion(src.dtype, dst.dtype)) return move_converting_any(dst, src, window);
         move_converting<false>(dst, src, window);
     } else {
         move_bits(dst, src, window);
@@ -127,7 +148,7 @@ MoveWindow split_origin(AccToVecMode mode, int64_t half_rows, int64_t half_cols)
 }
 
 void check_conversion(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
-                      AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant)
+                      AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant, DtypeRule dtype_ok)
 {
     const std::string path = location_name(src.loc) + " -> " + location_name(dst.loc);
     if (quant) {
@@ -142,7 +163,7 @@ void check_conversion(const profile::Profile& profile, const TileDesc& dst, cons
                             : "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, i32 -> i8/u8/f16/bf16",
                         name_of(src.dtype) + " -> " + name_of(dst.dtype));
         if (quant->per_column) check_quant_table(profile, *quant->per_column, src.valid_cols, sink);
-    } else if (!rules::tmov_dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
+    } else if (!dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
         report_rule(sink, profile, "LEGAL_TMOV_DTYPE", "dst",
                     "a " + path + " move cannot take " + name_of(src.dtype) + " into " + name_of(dst.dtype),
                     "a supported element-type pair", name_of(src.dtype) + " -> " + name_of(dst.dtype));

@@ -35,6 +35,13 @@ void check_range(LegalitySink& sink, const char* code, const char* operand, cons
            extent_text(int(rows), int(cols)) + " at " + at_text(row, col));
 }
 
+// The quantization a window applies on profile p: none for a table the cpu profile ignores
+// (rules::fp_table_ignored).
+const AccQuantization* effective_quantization(const profile::Profile& p, const TileDesc& src, const AccQuantization* quant)
+{
+    return quant && quant->per_column && rules::fp_table_ignored(p, src.loc) ? nullptr : quant;
+}
+
 // The window a call moves on this core; `insert`: the window lies in dst, else in src.
 dm::MoveWindow window_of(const TileDesc& dst, const TileDesc& src, WindowStart start, AccToVecMode mode, bool insert)
 {
@@ -59,13 +66,14 @@ dm::MoveWindow window_of(const TileDesc& dst, const TileDesc& src, WindowStart s
 void check_textract(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const WindowStart* start,
                     ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant)
 {
+    quant = effective_quantization(p, src, quant);
     const std::string path = dm::location_name(src.loc) + " -> " + dm::location_name(dst.loc);
     if (!rules::textract_location_ok(p, src.loc, dst.loc))
         dm::report_rule(sink, p, "LEGAL_TEXTRACT_LOCATION", "dst", "TEXTRACT has no " + path + " path",
                         "Mat -> Left/Right, Acc -> Mat, Vec -> Vec (a5: also Mat -> ScaleLeft/ScaleRight, Acc -> Vec, "
                         "Vec -> Mat)",
                         path);
-    dm::check_conversion(p, dst, src, relu, mode, sink, quant);
+    dm::check_conversion(p, dst, src, relu, mode, sink, quant, rules::window_dtype_ok);
     if (!rules::textract_layout_ok(p, src.loc, dst.loc, src.blayout, src.slayout, dst.blayout, dst.slayout))
         dm::report_rule(sink, p, "LEGAL_TEXTRACT_LAYOUT", "src", "the " + path + " path cannot read this arrangement",
                         "Nz or Zn into Left/Right, Zz into ScaleLeft, Nn into ScaleRight, Vec -> Vec in one arrangement",
@@ -84,6 +92,7 @@ void check_tinsert(const profile::Profile& p, const TileDesc& dst, const TileDes
                    ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant,
                    std::optional<TInsertMode> split_mode)
 {
+    quant = effective_quantization(p, src, quant);
     const std::string path = dm::location_name(src.loc) + " -> " + dm::location_name(dst.loc);
     if (split_mode) {
         if (!rules::tinsert_split_mode_ok(p, src.loc, dst.loc, src.blayout, src.slayout))
@@ -93,7 +102,7 @@ void check_tinsert(const profile::Profile& p, const TileDesc& dst, const TileDes
         dm::report_rule(sink, p, "LEGAL_TINSERT_LOCATION", "dst", "TINSERT has no " + path + " path",
                         "Acc -> Mat, Vec -> Vec (a5: also Acc -> Vec, Vec -> Mat)", path);
     }
-    dm::check_conversion(p, dst, src, relu, mode, sink, quant);
+    dm::check_conversion(p, dst, src, relu, mode, sink, quant, rules::window_dtype_ok);
     if (!rules::tinsert_layout_ok(p, src.loc, dst.loc, src.blayout, src.slayout, dst.blayout, dst.slayout))
         dm::report_rule(sink, p, "LEGAL_TINSERT_LAYOUT", "dst", "the " + path + " path cannot write this arrangement",
                         "Vec -> Vec in one arrangement, Vec -> Mat into Nz",
@@ -141,6 +150,7 @@ void textract(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluP
         check_textract(p, dst, src, &start, relu, mode, sink, quant);
     });
     const dm::MoveWindow w = window_of(dst, src, start, mode, false);
+    quant = effective_quantization(runtime::active_profile(), src, quant);
     require_written(src, as_window(w.src_row, w.src_col, w), "src");
     if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
     dm::move_window(dst, src, w, relu, quant);
@@ -155,6 +165,7 @@ void tinsert(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPr
         check_tinsert(p, dst, src, &start, relu, mode, sink, quant, split_mode);
     });
     const dm::MoveWindow w = window_of(dst, src, start, mode, true);
+    quant = effective_quantization(runtime::active_profile(), src, quant);
     require_written(src, as_window(w.src_row, w.src_col, w), "src");
     if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
     dm::move_window(dst, src, w, relu, quant);

@@ -123,6 +123,12 @@ bool has_fixed_spelling(std::string_view op_name)
     return std::find(kFixed.begin(), kFixed.end(), op_name) != kFixed.end();
 }
 
+const Attribute* constant_value(const Value* value)
+{
+    const Operation* def = value ? value->defining_op : nullptr;
+    return def && def->name == "arith.constant" ? def->attribute("value") : nullptr;
+}
+
 std::string isa_mnemonic(std::string_view op_name)
 {
     if (op_name.substr(0, 4) == "pto.") op_name.remove_prefix(4);

@@ -212,6 +212,9 @@ bool is_tile_instruction(std::string_view op_name);
 bool has_fixed_spelling(std::string_view op_name);
 // The ISA name of a pto operation: "pto.tmatmul.acc" and "pto.tmatmul_acc" both give "TMATMUL_ACC".
 std::string isa_mnemonic(std::string_view op_name);
+// The value an arith.constant gives `value` (its `value` attribute), or null when another operation, a
+// block argument or nothing defines it.
+const Attribute* constant_value(const Value* value);
 
 // How many leading (Asm) or trailing (SSA) operands of a tile instruction are destinations when the
 // text does not say: one for a result-less instruction whose destination position holds a plain

@@ -15,8 +15,7 @@ int32_t extent_of(int64_t written) { return written == kDynamic ? engine::kUnkno
 std::optional<int64_t> constant_of(const GroupEntry& entry)
 {
     if (!entry.value) return entry.literal;
-    const Operation* def = entry.value->defining_op;
-    const Attribute* value = def && def->name == "arith.constant" ? def->attribute("value") : nullptr;
+    const Attribute* value = constant_value(entry.value);
     if (!value || !value->is(Attribute::Kind::Integer)) return std::nullopt;
     return value->int_value();
 }

@@ -199,8 +199,7 @@ std::optional<uint64_t> constant_address(const Operation& alloc)
             const Value* operand = item.literal ? nullptr : (cursor < alloc.operands.size() ? alloc.operands[cursor++] : nullptr);
             if (g.keyword != "addr") continue;
             if (item.literal) return item.value >= 0 ? std::optional<uint64_t>(uint64_t(item.value)) : std::nullopt;
-            const Operation* def = operand ? operand->defining_op : nullptr;
-            const Attribute* value = def && def->name == "arith.constant" ? def->attribute("value") : nullptr;
+            const Attribute* value = constant_value(operand);
             if (value && value->is(Attribute::Kind::Integer) && value->int_value() >= 0) return uint64_t(value->int_value());
             return std::nullopt;
         }

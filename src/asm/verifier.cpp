@@ -208,8 +208,7 @@ private:
     // else unknown.
     static engine::ScalarValue constant_scalar(const Value* value)
     {
-        const Operation* def = value ? value->defining_op : nullptr;
-        const Attribute* constant = def && def->name == "arith.constant" ? def->attribute("value") : nullptr;
+        const Attribute* constant = constant_value(value);
         if (!constant) return {};
         if (constant->is(Attribute::Kind::Integer)) return {.i = constant->int_value(), .known = true};
         if (constant->is(Attribute::Kind::Float)) return {.f = constant->float_value(), .is_float = true, .known = true};

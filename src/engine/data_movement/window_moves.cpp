@@ -140,6 +140,18 @@ Window as_window(int64_t row, int64_t col, const dm::MoveWindow& w)
     return {int(row), int(col), int(w.rows), int(w.cols)};
 }
 
+// What TEXTRACT and TINSERT do once their checks passed: read the window's source (and its table),
+// move it, and mark what was written (`written`, a window of dst).
+void move_checked_window(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w, ReluPreMode relu,
+                         const AccQuantization* quant, const Window& written)
+{
+    quant = effective_quantization(runtime::active_profile(), src, quant);
+    require_written(src, as_window(w.src_row, w.src_col, w), "src");
+    if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
+    dm::move_window(dst, src, w, relu, quant);
+    mark_written(dst, written);
+}
+
 }  // namespace
 
 void textract(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPreMode relu, AccToVecMode mode,
@@ -149,12 +161,8 @@ void textract(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluP
     run_checks(dst, src, quant, [&](const profile::Profile& p, LegalitySink& sink) {
         check_textract(p, dst, src, &start, relu, mode, sink, quant);
     });
-    const dm::MoveWindow w = window_of(dst, src, start, mode, false);
-    quant = effective_quantization(runtime::active_profile(), src, quant);
-    require_written(src, as_window(w.src_row, w.src_col, w), "src");
-    if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
-    dm::move_window(dst, src, w, relu, quant);
-    mark_written(dst);
+    move_checked_window(dst, src, window_of(dst, src, start, mode, false), relu, quant,
+                        Window{0, 0, dst.valid_rows, dst.valid_cols});
 }
 
 void tinsert(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPreMode relu, AccToVecMode mode,
@@ -165,11 +173,7 @@ void tinsert(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPr
         check_tinsert(p, dst, src, &start, relu, mode, sink, quant, split_mode);
     });
     const dm::MoveWindow w = window_of(dst, src, start, mode, true);
-    quant = effective_quantization(runtime::active_profile(), src, quant);
-    require_written(src, as_window(w.src_row, w.src_col, w), "src");
-    if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
-    dm::move_window(dst, src, w, relu, quant);
-    mark_written(dst, as_window(w.dst_row, w.dst_col, w));
+    move_checked_window(dst, src, w, relu, quant, as_window(w.dst_row, w.dst_col, w));
 }
 
 namespace {

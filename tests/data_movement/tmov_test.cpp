@@ -376,3 +376,35 @@ TEST(TmovChecked, SourceMustHaveBeenWrittenAndDestinationIsMarked)
     EXPECT_EQ(diagnostic_of([&] { TMOV(b, a); }).code, "no error");
     EXPECT_EQ(diagnostic_of([&] { TMOV(c, b); }).code, "no error");
 }
+
+TEST(Tmov, CpuProfileHalfAccumulatorWithReluKeepsItsElementSize)
+{
+    // The cpu profile moves an f16 accumulator into f16 (no real target has one): element by element,
+    // negatives to +0, nothing written past the destination's valid region.
+    std::mt19937 rng(12);
+    std::vector<std::byte> as, vs;
+    TileDesc acc = make_tile(as, rng, TileType::Acc, DType::F16, {BLayout::ColMajor, SLayout::RowMajor}, 16, 16);
+    acc.fractal_bytes = 512;
+    TileDesc vec = make_tile(vs, rng, TileType::Vec, DType::F16, {BLayout::RowMajor, SLayout::NoneBox}, 16, 32);
+    vec.valid_cols = 16;
+    for (int i = 0; i < 256; ++i) {
+        const half h(float((i * 37) % 101) - 50.0f);
+        std::memcpy(acc.data + 2 * i, &h, 2);
+    }
+    const std::vector<std::byte> before = vs;
+    engine::tmov(vec, acc, ReluPreMode::NormalRelu);
+    const auto acc_at = tile_offsets(acc);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 32; ++c) {
+            uint16_t got, want;
+            std::memcpy(&got, vec.data + (r * 32 + c) * 2, 2);
+            if (c < 16) {
+                half v;
+                std::memcpy(&v, acc.data + acc_at[size_t(r) * 16 + c] * 2, 2);
+                want = float(v) < 0.0f ? uint16_t(0) : v.bits;
+            } else {
+                std::memcpy(&want, before.data() + (r * 32 + c) * 2, 2);
+            }
+            ASSERT_EQ(got, want) << r << "," << c;
+        }
+}

@@ -63,35 +63,42 @@ void move(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
     dm::move_region<Kernel>(to, from, w.rows, w.cols, to.contiguous_axis());
 }
 
-// Any other pair, element by element through the bit-exact conversion.
-void move_converting_any(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
+// Any other pair, element by element through the bit-exact conversion; with `relu` a negative source
+// value becomes +0 (all-zero bits in every type).
+void move_converting_any(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w, bool relu)
 {
     const bool float_to_integer = dtype_is_float(src.dtype) && !dtype_is_float(dst.dtype);
     const RoundMode round = float_to_integer ? RoundMode::CAST_TRUNC : RoundMode::CAST_RINT;
     const int64_t in_bytes = src.element_bits() / 8, out_bytes = dst.element_bits() / 8;
     for (int64_t r = 0; r < w.rows; ++r)
-        for (int64_t c = 0; c < w.cols; ++c)
-            numeric::convert(dst.dtype, dst.data + dst.offset(w.dst_row + r, w.dst_col + c) * out_bytes, src.dtype,
-                             src.data + src.offset(w.src_row + r, w.src_col + c) * in_bytes, 1, round, SaturationMode::ON);
+        for (int64_t c = 0; c < w.cols; ++c) {
+            std::byte* out = dst.data + dst.offset(w.dst_row + r, w.dst_col + c) * out_bytes;
+            const std::byte* in = src.data + src.offset(w.src_row + r, w.src_col + c) * in_bytes;
+            if (relu) {
+                float value;
+                numeric::convert(DType::F32, &value, src.dtype, in, 1, RoundMode::CAST_RINT, SaturationMode::OFF);
+                if (value < 0.0f) {
+                    std::memset(out, 0, size_t(out_bytes));
+                    continue;
+                }
+            }
+            numeric::convert(dst.dtype, out, src.dtype, in, 1, round, SaturationMode::ON);
+        }
 }
 
-// Whether move_converting takes the pair: the accumulator's outputs and the bias table's widening.
-bool tmov_conversion(DType from, DType to)
-{
-    return (from == DType::F32 && (to == DType::F16 || to == DType::BF16 || to == DType::F32)) ||
-           (from == DType::I32 && to == DType::I32) || ((from == DType::F16 || from == DType::BF16) && to == DType::F32);
-}
-
+// TMOV's own conversions, stretch by stretch: the accumulator's outputs (ReLU'd when Relu) and the bias
+// table's widening. False for any other pair.
 template <bool Relu>
-void move_converting(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
+bool move_converting(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w)
 {
     const DType from = src.dtype, to = dst.dtype;
-    if (from == DType::F32 && to == DType::F16) return move<dm::ConvertElements<float, half, Relu>>(dst, src, w);
-    if (from == DType::F32 && to == DType::BF16) return move<dm::ConvertElements<float, bfloat16_t, Relu>>(dst, src, w);
-    if (from == DType::F32) return move<dm::ConvertElements<float, float, Relu>>(dst, src, w);
-    if (from == DType::I32) return move<dm::ConvertElements<int32_t, int32_t, Relu>>(dst, src, w);
-    if (from == DType::F16) return move<dm::ConvertElements<half, float, false>>(dst, src, w);
-    return move<dm::ConvertElements<bfloat16_t, float, false>>(dst, src, w);
+    if (from == DType::F32 && to == DType::F16) return move<dm::ConvertElements<float, half, Relu>>(dst, src, w), true;
+    if (from == DType::F32 && to == DType::BF16) return move<dm::ConvertElements<float, bfloat16_t, Relu>>(dst, src, w), true;
+    if (from == DType::F32 && to == DType::F32) return move<dm::ConvertElements<float, float, Relu>>(dst, src, w), true;
+    if (from == DType::I32 && to == DType::I32) return move<dm::ConvertElements<int32_t, int32_t, Relu>>(dst, src, w), true;
+    if (from == DType::F16 && to == DType::F32) return move<dm::ConvertElements<half, float, false>>(dst, src, w), true;
+    if (from == DType::BF16 && to == DType::F32) return move<dm::ConvertElements<bfloat16_t, float, false>>(dst, src, w), true;
+    return false;
 }
 
 // The quantizing forms, element by element: the fixpipe's rule (acc_quantize.hpp) per destination element.
@@ -131,10 +138,9 @@ void move_window(const TileDesc& dst, const TileDesc& src, const MoveWindow& win
     if (quant) {
         move_quantized(dst, src, *quant, relu, window);
     } else if (relu == ReluPreMode::NormalRelu) {
-        move_converting<true>(dst, src, window);
+        if (!move_converting<true>(dst, src, window)) move_converting_any(dst, src, window, true);
     } else if (src.dtype != dst.dtype) {
-        if (!tmov_conversion(src.dtype, dst.dtype)) return move_converting_any(dst, src, window);
-        move_converting<false>(dst, src, window);
+        if (!move_converting<false>(dst, src, window)) move_converting_any(dst, src, window, false);
     } else {
         move_bits(dst, src, window);
     }

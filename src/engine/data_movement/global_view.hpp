@@ -37,11 +37,12 @@ public:
         return {at, stride_[3], std::min(remaining, shape_[3] - r % shape_[3])};
     }
 
-    // A rows x cols region from (0, 0) as one panel, when it lies in the innermost two dimensions with
-    // unit stride along its contiguous axis (see Panels).
+    // A rows x cols region from (0, 0) as one panel, when its lines are one stride apart (within the
+    // innermost two dimensions, or an ND tensor whose rows all are) with unit stride along its contiguous
+    // axis (see Panels).
     bool panels(int64_t rows, int64_t cols, Panels& out) const
     {
-        if (layout_ == Layout::ND && stride_[4] == 1 && rows <= shape_[3]) {
+        if (layout_ == Layout::ND && stride_[4] == 1 && (rows <= shape_[3] || row_stride_ >= 0)) {
             out = {true, 0, cols, 0, stride_[3]};
             return true;
         }

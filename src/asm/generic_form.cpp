@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <charconv>
 
 #include "asm/op_table.hpp"
 
@@ -61,6 +63,86 @@ unsigned generic_output_count(std::string_view op_name, std::size_t operand_coun
     for (unsigned outputs = info->min_dests; outputs <= info->max_dests; ++outputs)
         if (operand_count >= outputs && operand_count - outputs <= info->max_inputs) return outputs;
     return static_cast<unsigned>(std::min<std::size_t>(info->min_dests, operand_count));
+}
+
+std::string encode_clauses(std::span<const OperandGroup> layout)
+{
+    std::string out;
+    for (const OperandGroup& g : layout) {
+        if (g.style != GroupStyle::Clause) continue;
+        out += (out.empty() ? "" : " ") + g.keyword;
+        if (g.items.empty()) continue;
+        out += "(";
+        for (std::size_t i = 0; i < g.items.size(); ++i) {
+            const OperandItem& it = g.items[i];
+            out += (i ? ", " : "") + (it.key.empty() ? std::string() : it.key + " = ");
+            out += !it.word.empty() ? it.word : it.literal ? std::to_string(it.value) : std::string("?");
+        }
+        out += ")";
+    }
+    return out;
+}
+
+std::optional<std::vector<OperandGroup>> decode_clauses(std::string_view text, std::size_t operand_count)
+{
+    std::size_t at = 0, operands = 0;
+    auto skip_space = [&] {
+        while (at < text.size() && text[at] == ' ') ++at;
+    };
+    auto word = [&] {
+        skip_space();
+        const std::size_t start = at;
+        while (at < text.size() && (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_' || text[at] == '-')) ++at;
+        return std::string(text.substr(start, at - start));
+    };
+    auto accept = [&](char c) {
+        skip_space();
+        if (at < text.size() && text[at] == c) return ++at, true;
+        return false;
+    };
+    std::vector<OperandGroup> clauses;
+    while (true) {
+        skip_space();
+        if (at == text.size()) break;
+        OperandGroup g{GroupStyle::Clause, word(), {}};
+        if (g.keyword.empty() || std::isdigit(static_cast<unsigned char>(g.keyword[0]))) return std::nullopt;
+        if (accept('(')) {
+            do {
+                OperandItem item;
+                if (accept('?')) {
+                    ++operands;
+                } else {
+                    std::string w = word();
+                    if (accept('=')) {
+                        item.key = std::move(w);
+                        if (accept('?')) {
+                            ++operands;
+                            w.clear();
+                        } else {
+                            w = word();
+                        }
+                    }
+                    if (w.empty() && item.key.empty()) return std::nullopt;
+                    if (!w.empty() && (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '-')) {
+                        int64_t v = 0;
+                        if (std::from_chars(w.data(), w.data() + w.size(), v).ec != std::errc()) return std::nullopt;
+                        item.literal = true;
+                        item.value = v;
+                    } else if (!w.empty()) {
+                        item.word = std::move(w);
+                    }
+                }
+                g.items.push_back(std::move(item));
+            } while (accept(','));
+            if (!accept(')')) return std::nullopt;
+        }
+        clauses.push_back(std::move(g));
+    }
+    if (operands > operand_count) return std::nullopt;
+    std::vector<OperandGroup> layout;
+    if (operand_count > operands) layout.push_back({GroupStyle::Positional, {}, std::vector<OperandItem>(operand_count - operands)});
+    layout.insert(layout.end(), clauses.begin(), clauses.end());
+    return layout;
 }
 
 }  // namespace pto::as

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
 #include <span>
 #include <string_view>
 
@@ -47,5 +50,13 @@ bool is_discardable_attribute(std::string_view attribute_name);
 // has results; otherwise the trailing operands, as few as its op-table row allows for
 // `operand_count` operands (one for an instruction the table does not know, as in SSA form).
 unsigned generic_output_count(std::string_view op_name, std::size_t operand_count, bool has_results);
+
+// A micro-instruction's clauses in generic form: one `clauses` property whose string spells them with
+// `?` for each operand they take (`"nburst(?, ?, ?) sat"`); the operands follow the positional ones.
+inline constexpr std::string_view kClausesProperty = "clauses";
+std::string encode_clauses(std::span<const OperandGroup> layout);
+// The layout a `clauses` string and `operand_count` operands give; none when the string is malformed or
+// takes more operands than there are.
+std::optional<std::vector<OperandGroup>> decode_clauses(std::string_view text, std::size_t operand_count);
 
 }  // namespace pto::as

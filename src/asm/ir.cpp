@@ -16,7 +16,7 @@ std::string Value::reference() const
 
 std::size_t OperandGroup::operand_count() const
 {
-    return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [](const OperandItem& i) { return !i.literal; }));
+    return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [](const OperandItem& i) { return i.is_operand(); }));
 }
 
 Type Operation::operand_type(std::size_t i) const
@@ -26,21 +26,26 @@ Type Operation::operand_type(std::size_t i) const
     return operand_types.size() == operands.size() ? operand_types[i] : Type{};
 }
 
-std::vector<GroupEntry> Operation::group(std::string_view keyword) const
+std::vector<std::vector<GroupEntry>> Operation::groups(std::string_view keyword) const
 {
-    std::vector<GroupEntry> out;
+    std::vector<std::vector<GroupEntry>> out;
     std::size_t cursor = 0;
     for (const OperandGroup& g : input_layout) {
         const bool match = g.keyword == keyword && (!keyword.empty() || g.style == GroupStyle::Positional);
+        if (match) out.emplace_back();
         for (const OperandItem& item : g.items) {
-            GroupEntry entry;
-            if (item.literal) entry.literal = item.value;
-            else entry.value = operands[cursor++];
-            if (match) out.push_back(entry);
+            GroupEntry entry{.literal = item.value, .word = item.word, .key = item.key};
+            if (item.is_operand()) entry.value = operands[cursor++];
+            if (match) out.back().push_back(entry);
         }
-        if (match) return out;
     }
     return out;
+}
+
+std::vector<GroupEntry> Operation::group(std::string_view keyword) const
+{
+    std::vector<std::vector<GroupEntry>> all = groups(keyword);
+    return all.empty() ? std::vector<GroupEntry>{} : std::move(all.front());
 }
 
 std::span<const Type> Operation::input_types() const
@@ -109,7 +114,8 @@ bool is_tile_instruction(std::string_view op_name)
     if (op_name.substr(0, 4) != "pto.") return false;
     std::string_view mnemonic = op_name.substr(4);
     if (mnemonic.empty() || has_fixed_spelling(op_name)) return false;
-    return mnemonic[0] == 't' || mnemonic.substr(0, 7) == "mgather" || mnemonic.substr(0, 8) == "mscatter";
+    return mnemonic[0] == 't' || mnemonic.substr(0, 7) == "mgather" || mnemonic.substr(0, 8) == "mscatter" ||
+           mnemonic == "settf32mode" || mnemonic == "sethf32mode";
 }
 
 bool has_fixed_spelling(std::string_view op_name)

@@ -78,12 +78,24 @@ enum class GroupStyle : uint8_t {
     Assign,       // keyword = %v
     AssignList,   // keyword = [%v, 4]
     KeywordList,  // keyword [%v, 4]
+    Clause,       // a micro-instruction's clause: `sat`, `nburst(%n, %s, %d)`, `pre_quant(%p, mode = q)`
 };
 
-// One slot of a group: either the next operand in order, or an integer literal.
+// One slot of a group: the next operand in order, an integer literal, or (in a clause) a bare word;
+// inside a clause any of them may be named (`mode = qf322f16_pre_scalar`, `clip = %c`).
 struct OperandItem {
     bool literal = false;
     int64_t value = 0;
+    std::string word;  // `check_only`, `split_m`: neither operand nor literal
+    std::string key;   // `key = ...`
+    static OperandItem integer(int64_t v)
+    {
+        OperandItem item;
+        item.literal = true;
+        item.value = v;
+        return item;
+    }
+    bool is_operand() const { return !literal && word.empty(); }
     friend bool operator==(const OperandItem&, const OperandItem&) = default;
 };
 
@@ -95,10 +107,13 @@ struct OperandGroup {
     friend bool operator==(const OperandGroup&, const OperandGroup&) = default;
 };
 
-// One element of an operand group (`shape = [%a, 4]`): an operand, or a literal when `value` is null.
+// One element of an operand group (`shape = [%a, 4]`): an operand, or a literal (or a clause's word)
+// when `value` is null.
 struct GroupEntry {
     const Value* value = nullptr;
     int64_t literal = 0;
+    std::string_view word;
+    std::string_view key;
 };
 
 class Operation {
@@ -136,6 +151,8 @@ public:
     const Attribute* attribute(std::string_view attr_name) const { return find_attribute(attributes, attr_name); }
     // The entries of the group `keyword` (of the positional group when empty); empty when there is none.
     std::vector<GroupEntry> group(std::string_view keyword) const;
+    // The entries of every group named `keyword`, in order (a clause may repeat: `loop(...) loop(...)`).
+    std::vector<std::vector<GroupEntry>> groups(std::string_view keyword) const;
 
     std::string_view dialect() const;   // "pto"
     std::string_view mnemonic() const;  // "tadd", "tmatmul.acc"

@@ -18,10 +18,18 @@ constexpr std::array<K, 1> kTile{K::Tile};
 constexpr std::array<K, 1> kScalar{K::Scalar};
 constexpr std::array<K, 1> kAny{K::Any};
 constexpr std::array<K, 2> kTileScalar{K::Tile, K::Scalar};
+constexpr std::array<K, 2> kPointerScalar{K::Pointer, K::Scalar};
+constexpr std::array<K, 3> kScalarPointerScalar{K::Scalar, K::Pointer, K::Scalar};
 
 constexpr OpInfo other(std::string_view key, OpClass cls, uint8_t min_inputs, uint8_t max_inputs, std::span<const K> kinds)
 {
-    return {key, cls, min_inputs, max_inputs, kinds};
+    OpInfo info{};
+    info.key = key;
+    info.cls = cls;
+    info.min_inputs = min_inputs;
+    info.max_inputs = max_inputs;
+    info.input_kinds = kinds;
+    return info;
 }
 constexpr OpInfo arith(std::string_view key, uint8_t inputs) { return other(key, OpClass::Arith, inputs, inputs, kScalar); }
 constexpr OpInfo control(std::string_view key, uint8_t min_inputs, uint8_t max_inputs)
@@ -29,6 +37,26 @@ constexpr OpInfo control(std::string_view key, uint8_t min_inputs, uint8_t max_i
     return other(key, OpClass::Control, min_inputs, max_inputs, kAny);
 }
 constexpr uint8_t kMany = 255;
+
+// The cube micro-instructions: `positional` operands, then clauses from `clauses` (their operands
+// count towards the maximum).
+constexpr OpInfo cube(std::string_view key, uint8_t positional, std::span<const std::string_view> clauses)
+{
+    OpInfo info = other(key, OpClass::Cube, positional, kMany, kAny);
+    info.clauses = clauses;
+    return info;
+}
+constexpr std::string_view kMadClauses[] = {"unit_flag", "disable_gemv", "sat", "nosat", "tf32_mode", "n_dir"};
+constexpr std::string_view kMadMxClauses[] = {"unit_flag", "disable_gemv", "sat", "nosat", "n_dir"};
+constexpr std::string_view kBurstLoopClauses[] = {"nburst", "loop"};
+constexpr std::string_view kBurstClauses[] = {"nburst"};
+constexpr std::string_view kFracClauses[] = {"nd2nz", "dn2nz", "shape", "src_layout", "dst_group", "ctrl"};
+constexpr std::string_view kFixpipeClauses[] = {"unit_flag", "pre_quant", "pre_relu", "nz2nd", "nz2dn", "nz2nz",
+                                                "loop3",     "sat",       "nosat"};
+constexpr std::string_view kFixpipeGmClauses[] = {"unit_flag", "pre_quant", "pre_relu", "nz2nd", "nz2dn", "nz2nz",
+                                                  "loop3",     "sat",       "nosat",    "atomic"};
+constexpr std::string_view kFixpipeUbClauses[] = {"dst_mode", "unit_flag", "pre_quant", "pre_relu", "nz2nd",
+                                                  "nz2dn",    "nz2nz",     "loop3",     "sat",      "nosat"};
 
 const OpInfo kOtherOps[] = {
     // arith: scalars of index, integer and float types.
@@ -72,6 +100,21 @@ const OpInfo kOtherOps[] = {
     other("pto.wait_event", OpClass::Sync, 0, 0, kAny),
     other("pto.barrier", OpClass::Sync, 0, 0, kAny),
     other("pto.pipe_barrier", OpClass::Sync, 0, 0, kAny),
+    // Typed pointers into the core's memories.
+    other("pto.castptr", OpClass::Pointer, 1, 1, kScalar),
+    other("pto.addptr", OpClass::Pointer, 2, 2, kPointerScalar),
+    other("pto.load_scalar", OpClass::Pointer, 2, 2, kPointerScalar),
+    other("pto.store_scalar", OpClass::Pointer, 3, 3, kScalarPointerScalar),
+    // The cube micro-instructions.
+    cube("pto.mad", 6, kMadClauses), cube("pto.mad_acc", 6, kMadClauses), cube("pto.mad_bias", 7, kMadClauses),
+    cube("pto.mad_mx", 6, kMadMxClauses), cube("pto.mad_mx_acc", 6, kMadMxClauses), cube("pto.mad_mx_bias", 7, kMadMxClauses),
+    cube("pto.mte_l1_l0a_mx", 4, {}), cube("pto.mte_l1_l0b_mx", 4, {}),
+    cube("pto.mte_gm_l1", 3, kBurstLoopClauses), cube("pto.mte_l1_ub", 3, kBurstLoopClauses),
+    cube("pto.mte_ub_l1", 3, kBurstClauses), cube("pto.mte_l1_bt", 3, kBurstClauses), cube("pto.mte_l1_fb", 3, kBurstClauses),
+    cube("pto.mte_gm_l1_frac", 2, kFracClauses),
+    cube("pto.mte_l1_l0a", 4, {}), cube("pto.mte_l1_l0b", 4, {}),
+    cube("pto.mte_l0c_l1", 6, kFixpipeClauses), cube("pto.mte_l0c_gm", 8, kFixpipeGmClauses),
+    cube("pto.mte_l0c_ub", 6, kFixpipeUbClauses),
     // Sections run their region in place: one sequential core plays both the cube and the vector core.
     other("pto.section.cube", OpClass::Section, 0, 0, kAny),
     other("pto.section.vector", OpClass::Section, 0, 0, kAny),

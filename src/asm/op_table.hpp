@@ -20,7 +20,9 @@ namespace pto::as {
 enum class OperandKind : uint8_t { Tile, View, Scalar, Pointer, Any };
 
 // The family an operation belongs to: which part of the interpreter lowers it.
-enum class OpClass : uint8_t { Arith, Control, View, Query, Sync, Section, Tile };
+// Pointer: typed pointers into the core's memories (`pto.castptr`, `pto.addptr`, scalar loads and
+// stores); Cube: the cube micro-instructions (`pto.mad*`, `pto.mte_*`).
+enum class OpClass : uint8_t { Arith, Control, View, Query, Sync, Section, Tile, Pointer, Cube };
 
 struct OpInfo {
     std::string_view key;  // "arith.addi", "func.call", or an ISA mnemonic "TADD"
@@ -36,6 +38,9 @@ struct OpInfo {
     // A tile instruction's definition, and the alias it was named by (`pto.mgather.row`), if any.
     const engine::InstrDef* instruction = nullptr;
     const engine::Alias* alias = nullptr;
+    // A micro-instruction's clauses (`nburst`, `sat`, `unit_flag`...) that may follow its positional
+    // operands, in the order they must appear; the positional operands are `min_inputs` of them.
+    std::span<const std::string_view> clauses;
 };
 
 // The row of an operation name as the IR holds it (`pto.tadd`, `arith.addi`, `func.return`); null for

@@ -168,7 +168,19 @@ bool Parser::parse_generic_operation(Block& block, const std::vector<ResultName>
             for (NamedAttribute& a : op->attributes)
                 if (a.name == "predicate" && a.value.is(Attribute::Kind::Integer))
                     a.value = Attribute::integer(a.value.int_value());
-        if (!operand_segments(op->name).empty()) {
+        const OpInfo* info = find_op(op->name);
+        const Attribute* clauses = op->attribute(kClausesProperty);
+        if (info && info->cls == OpClass::Cube && clauses && clauses->is(Attribute::Kind::String)) {
+            const std::optional<std::vector<OperandGroup>> layout = decode_clauses(clauses->text(), parts.operands.size());
+            if (!layout)
+                return error(codes::kBadAttribute, parts.attribute_loc(kClausesProperty), "malformed clauses",
+                             "clauses spelled as in custom form, `?` for each operand", clauses->text());
+            op->operands = parts.operands;
+            op->operand_types = parts.operand_types;
+            op->input_layout = *layout;
+            normalize_layout(op->input_layout);
+            (void)take_attribute(op->attributes, kClausesProperty);
+        } else if (!operand_segments(op->name).empty()) {
             op->operands = parts.operands;
             op->operand_types = parts.operand_types;
             ok = build_operand_segments(*op, parts);
@@ -225,7 +237,7 @@ bool Parser::build_operand_segments(Operation& op, const GenericParts& parts)
                 return error(codes::kBadAttribute, parts.attribute_loc(segment.keyword),
                              "`" + std::string(segment.keyword) + "` must list integers", "array<i64: ...>",
                              to_string(*literals));
-            for (int64_t v : literals->dense_values()) group.items.push_back({true, v});
+            for (int64_t v : literals->dense_values()) group.items.push_back(OperandItem::integer(v));
         } else {
             group.items.resize(static_cast<std::size_t>(counts[next_count++]));
             if (group.items.empty()) continue;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "asm/generic_form.hpp"
+#include "asm/op_table.hpp"
 #include "asm/parser_impl.hpp"
 
 namespace pto::as::detail {
@@ -13,6 +14,15 @@ std::size_t bound_count(const std::vector<ResultName>& names)
     std::size_t total = 0;
     for (const ResultName& n : names) total += n.count();
     return total;
+}
+
+// "a, b or c" of a list of words.
+std::string join_words(std::span<const std::string_view> words)
+{
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        out += std::string(i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + std::string(words[i]);
+    return out;
 }
 
 // A plain comma-separated list of values needs no layout.
@@ -136,6 +146,7 @@ bool Parser::check_result_count(std::size_t declared, std::size_t bound, SourceL
 
 bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
 {
+    if (const OpInfo* info = find_op(op.name); info && info->cls == OpClass::Cube) return parse_clause_operation(op, *info) && check_result_count(0, bound_count(names), op.loc);
     if (!parse_attribute_arguments(op)) return false;
     std::size_t bound = bound_count(names);
     SourceLocation loc = op.loc;
@@ -182,6 +193,95 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
         default: break;
     }
     return split_outputs(op, written, types, bound > 0);
+}
+
+// A micro-instruction: positional operands, then clauses, commas between them optional and lines free
+// (`pto.mte_gm_l1 %src, %dst, %len` / `nburst(%n, %s, %d)` / `: types`). A clause is one of the
+// operation's clause words, alone (`sat`) or with items (`unit_flag(check_only)`, `pre_quant(%p, mode = q)`).
+bool Parser::parse_clause_operation(Operation& op, const OpInfo& info)
+{
+    auto is_clause = [&](const Token& t) {
+        return t.is(TokenKind::BareIdentifier) && std::find(info.clauses.begin(), info.clauses.end(), t.spelling) != info.clauses.end();
+    };
+    WrittenOperands written;
+    bool need_item = false;
+    while (true) {
+        const bool clauses_begun = !written.layout.empty() && written.layout.back().style == GroupStyle::Clause;
+        if (at(TokenKind::ValueId) && clauses_begun && (need_item || !tok().starts_line))
+            return error(codes::kUnexpectedToken, tok().loc, "operands come before the clauses", "a clause", tok().describe());
+        if (at(TokenKind::ValueId) && (need_item || !tok().starts_line || written.values.empty())) {
+            Value* value = nullptr;
+            if (!parse_value_use(value)) return false;
+            if (written.layout.empty() || written.layout.back().style != GroupStyle::Positional)
+                written.layout.push_back(OperandGroup{GroupStyle::Positional, {}, {}});
+            written.layout.back().items.push_back({});
+            written.values.push_back(value);
+        } else if (is_clause(tok())) {
+            OperandGroup clause{GroupStyle::Clause, std::string(take().spelling), {}};
+            if (accept(TokenKind::LParen) && !parse_clause_items(clause, written.values)) return false;
+            written.layout.push_back(std::move(clause));
+        } else if (need_item) {
+            if (at(TokenKind::BareIdentifier))
+                return error(codes::kUnexpectedToken, tok().loc, "unknown clause of " + op.name,
+                             info.clauses.empty() ? std::string("none") : join_words(info.clauses), tok().describe());
+            return unexpected("an operand or a clause");
+        } else {
+            break;
+        }
+        need_item = accept(TokenKind::Comma);
+    }
+    if (at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
+    std::vector<Type> types;
+    if (accept(TokenKind::Colon)) {
+        // The signature types every operand in order; clause words in it (`shape i64, i64`,
+        // `src_layout(i64, i64)`) only say which clause the types belong to. `(A, B) -> ()` says the same.
+        op.spelling.signature = SigStyle::Plain;
+        if (accept(TokenKind::LParen)) {
+            if (!accept(TokenKind::RParen) && (!parse_type_list(types) || !expect(TokenKind::RParen, "',' or ')'"))) return false;
+            if (accept(TokenKind::Arrow) && (!expect(TokenKind::LParen, "'()': no results") || !expect(TokenKind::RParen, "')'")))
+                return false;
+            return split_outputs(op, written, types, false);
+        }
+        do {
+            if (is_clause(tok())) {
+                take();
+                if (accept(TokenKind::LParen)) {
+                    if (!parse_type_list(types) || !expect(TokenKind::RParen, "',' or ')'")) return false;
+                    continue;
+                }
+                if (at(TokenKind::Comma) || tok().starts_line) continue;
+            }
+            types.emplace_back();
+            if (!parse_type(types.back())) return false;
+        } while (accept(TokenKind::Comma));
+    }
+    return split_outputs(op, written, types, false);
+}
+
+// The items of a clause after its '(': operands, integers and words, each maybe `key = ...`.
+bool Parser::parse_clause_items(OperandGroup& clause, std::vector<Value*>& values)
+{
+    if (accept(TokenKind::RParen)) return true;
+    while (true) {
+        OperandItem item;
+        if (at(TokenKind::BareIdentifier) && tok(1).is(TokenKind::Equal)) {
+            item.key = std::string(take().spelling);
+            take();
+        }
+        if (at(TokenKind::ValueId)) {
+            Value* value = nullptr;
+            if (!parse_value_use(value)) return false;
+            values.push_back(value);
+        } else if (at(TokenKind::BareIdentifier)) {
+            item.word = std::string(take().spelling);
+        } else {
+            item.literal = true;
+            if (!parse_integer_literal(item.value)) return false;
+        }
+        clause.items.push_back(std::move(item));
+        if (accept(TokenKind::Comma)) continue;
+        return expect(TokenKind::RParen, "',' or ')' closing the clause");
+    }
 }
 
 bool Parser::parse_attribute_arguments(Operation& op)
@@ -256,7 +356,7 @@ bool Parser::parse_operand_items(WrittenOperands& out, bool in_parens)
                 } else {
                     int64_t literal = 0;
                     if (!parse_integer_literal(literal)) return false;
-                    group.items.push_back({true, literal});
+                    group.items.push_back(OperandItem::integer(literal));
                 }
             } else {
                 take();  // '['
@@ -292,7 +392,7 @@ bool Parser::parse_operand_item_list(OperandGroup& group, std::vector<Value*>& v
         } else {
             int64_t literal = 0;
             if (!parse_integer_literal(literal)) return false;
-            group.items.push_back({true, literal});
+            group.items.push_back(OperandItem::integer(literal));
         }
         if (accept(TokenKind::Comma)) continue;
         return expect(close, "',' or ']'");

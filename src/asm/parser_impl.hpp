@@ -12,6 +12,7 @@
 #include "asm/diagnostics.hpp"
 #include "asm/ir.hpp"
 #include "asm/lexer.hpp"
+#include "asm/op_table.hpp"
 #include "asm/parser.hpp"
 
 namespace pto::as::detail {
@@ -148,6 +149,8 @@ public:
     bool parse_result_names(std::vector<ResultName>& names);
     bool parse_generic(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types);
     bool parse_attribute_arguments(Operation& op);
+    bool parse_clause_operation(Operation& op, const OpInfo& info);
+    bool parse_clause_items(OperandGroup& clause, std::vector<Value*>& values);
     bool parse_operand_items(WrittenOperands& out, bool in_parens);
     bool parse_operand_item_list(OperandGroup& group, std::vector<Value*>& values, TokenKind close);
     bool parse_dps(Operation& op, WrittenOperands& inputs, std::vector<Value*>& outputs,

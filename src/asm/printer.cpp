@@ -7,6 +7,7 @@
 
 #include "asm/generic_form.hpp"
 #include "asm/lexer.hpp"
+#include "asm/op_table.hpp"
 
 namespace pto::as {
 
@@ -508,8 +509,10 @@ private:
         }
         std::size_t next = 0;
         auto item = [&](const OperandItem& it) {
-            if (it.literal) return std::to_string(it.value);
-            return next < inputs.size() ? inputs[next++]->reference() : std::string("%<missing>");
+            const std::string key = it.key.empty() ? std::string() : it.key + " = ";
+            if (!it.word.empty()) return key + it.word;
+            if (it.literal) return key + std::to_string(it.value);
+            return key + (next < inputs.size() ? inputs[next++]->reference() : std::string("%<missing>"));
         };
         auto items = [&](const OperandGroup& g) {
             std::string list;
@@ -524,6 +527,9 @@ private:
                 case GroupStyle::Assign: text += (first ? "" : " ") + g.keyword + " = " + items(g); break;
                 case GroupStyle::AssignList: text += (first ? "" : ", ") + g.keyword + " = [" + items(g) + "]"; break;
                 case GroupStyle::KeywordList: text += (first ? "" : " ") + g.keyword + " [" + items(g) + "]"; break;
+                case GroupStyle::Clause:
+                    text += (first ? "" : " ") + g.keyword + (g.items.empty() ? "" : "(" + items(g) + ")");
+                    break;
             }
         }
         return text;
@@ -658,7 +664,12 @@ private:
     void signature(const Operation& op, OpForm form)
     {
         SigStyle style = op.spelling.signature;
-        if (form != op.spelling.form || style == SigStyle::InsOuts) {
+        // A micro-instruction's signature is its plain list of operand types in every spelling.
+        const OpInfo* info = find_op(op.name);
+        const bool clause_syntax = info && info->cls == OpClass::Cube;
+        if (clause_syntax) {
+            style = op.operand_types.empty() ? SigStyle::None : SigStyle::Plain;
+        } else if (form != op.spelling.form || style == SigStyle::InsOuts) {
             bool paren_only = op.results.empty() ? form == OpForm::Asm : !results_typed(op);
             if (op.operand_types.empty() && (op.results.empty() || !results_typed(op)))
                 style = SigStyle::None;
@@ -881,6 +892,10 @@ private:
             if (is_segment_sizes(a.name) && (segmented || splits_inputs_and_outputs(a.value, op.operands.size())))
                 return false;
         if (op.input_layout.empty()) return true;
+        // A micro-instruction's clauses travel in one property.
+        if (std::all_of(op.input_layout.begin(), op.input_layout.end(),
+                        [](const OperandGroup& g) { return g.style == GroupStyle::Clause || g.style == GroupStyle::Positional; }))
+            return true;
         std::size_t next = 0;
         for (const OperandGroup& g : op.input_layout) {
             while (next < segments.size() && !(segments[next].style == g.style && segments[next].keyword == g.keyword)) ++next;
@@ -936,6 +951,8 @@ private:
         std::span<const std::string_view> names = argument_names(op.name);
         for (std::size_t i = 0; i < op.arguments.size(); ++i) properties.push_back({std::string(names[i]), op.arguments[i]});
         add_segment_properties(op, properties);
+        if (const std::string clauses = encode_clauses(op.input_layout); !clauses.empty())
+            properties.push_back({std::string(kClausesProperty), Attribute::string(clauses)});
         if (!properties.empty()) {
             out_ += " <";
             append_dictionary(out_, properties);

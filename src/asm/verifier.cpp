@@ -7,6 +7,7 @@
 #include <pto/engine/ops/layout.hpp>
 #include <pto/profile/rules.hpp>
 
+#include "asm/cube_form.hpp"
 #include "asm/diagnostics.hpp"
 #include "asm/instruction_binding.hpp"
 #include "asm/op_table.hpp"
@@ -101,6 +102,13 @@ private:
             return;
         }
         if (info->cls == OpClass::Tile) return verify_instruction(op, *info);
+        if (info->cls == OpClass::Cube) {
+            std::vector<CubeProblem> problems;
+            const CubeForm form = read_cube_form(op, problems);
+            if (problems.empty()) check_cube_rules(op, form, profile_, problems);
+            for (CubeProblem& p : problems) error(p.code, op, std::move(p.what), std::move(p.expected), std::move(p.actual));
+            return;
+        }
         // Only a tile instruction writes into destinations it is given; any other operation defines results.
         if (op.num_outputs > 0 && !views_into_destination(op.name))
             error(codes::kDestinations, op, "only tile instructions take destinations", "results, no outs(...)",
@@ -128,11 +136,43 @@ private:
                 error(codes::kUnknownCallee, op, "call of an unknown function", "a function of this module", "@" + callee->text());
         }
         if (views_into_destination(op.name)) verify_view(op);
+        if (info->cls == OpClass::Pointer) verify_pointer(op);
         if (op.name == "pto.alloc_tile") {
             if (op.results.size() != 1) error(codes::kStructResultCount, op, "wrong number of results", "1", std::to_string(op.results.size()));
             else if (!op.results[0]->type.is<TileType>()) error(codes::kOperandKind, op, "result is not a tile", "a tile type", to_string(op.results[0]->type));
             else verify_tile_type(op, op.results[0]->type);
         }
+    }
+
+    // Typed pointers: castptr and addptr define a pointer, addptr of its operand's type; a scalar load
+    // or store moves a value of the pointer's element type.
+    void verify_pointer(const Operation& op)
+    {
+        const bool store = op.name == "pto.store_scalar", defines_pointer = op.name == "pto.castptr" || op.name == "pto.addptr";
+        if (op.results.size() != (store ? 0u : 1u)) {
+            error(codes::kStructResultCount, op, "wrong number of results", store ? "0" : "1", std::to_string(op.results.size()));
+            return;
+        }
+        const std::size_t pointer_at = store ? 1 : 0;
+        const Type result = store ? Type{} : op.results[0]->type;
+        if (defines_pointer && !result.is_none() && !result.is<PtrType>())
+            error(codes::kOperandKind, op, "the result is a pointer", "!pto.ptr<T, space>", to_string(result));
+        if (op.name == "pto.castptr" || op.operands.size() <= pointer_at) return;
+        const Type pointer = op.operand_type(pointer_at);
+        if (pointer.is_none()) return;
+        if (!pointer.is<PtrType>()) {
+            error(codes::kOperandKind, op, "operand " + std::to_string(pointer_at) + " is a pointer", "!pto.ptr<T, space>", to_string(pointer));
+            return;
+        }
+        if (op.name == "pto.addptr") {
+            if (!result.is_none() && !(result == pointer))
+                error(codes::kOperandKind, op, "addptr keeps the pointer's type", to_string(pointer), to_string(result));
+            return;
+        }
+        const Type value = store ? op.operand_type(0) : result;
+        const std::optional<engine::DType> element = pointer.element_dtype();
+        if (!value.is_none() && element && value.element_dtype() != element)
+            error(codes::kOperandKind, op, "the value has the pointer's element type", std::string(engine::dtype_name(*element)), to_string(value));
     }
 
     // pto.subview / pto.talias: the view's rules on the types (the position is the run's to check).

@@ -95,6 +95,17 @@ constexpr AttributeValue spelling(std::string_view text, E value)
 // The spellings of a boolean attribute (a bool template argument in C++).
 inline constexpr AttributeValue kBooleanValues[] = {{"false", 0}, {"true", 1}};
 
+// The spellings of a RoundMode attribute (TCVT's rmode, SETTF32MODE's mode).
+inline constexpr AttributeValue kRoundModeValues[] = {
+    spelling("cast_none", RoundMode::CAST_NONE),   spelling("none", RoundMode::CAST_NONE),
+    spelling("cast_rint", RoundMode::CAST_RINT),   spelling("rint", RoundMode::CAST_RINT),
+    spelling("cast_round", RoundMode::CAST_ROUND), spelling("round", RoundMode::CAST_ROUND),
+    spelling("cast_floor", RoundMode::CAST_FLOOR), spelling("floor", RoundMode::CAST_FLOOR),
+    spelling("cast_ceil", RoundMode::CAST_CEIL),   spelling("ceil", RoundMode::CAST_CEIL),
+    spelling("cast_trunc", RoundMode::CAST_TRUNC), spelling("trunc", RoundMode::CAST_TRUNC),
+    spelling("cast_odd", RoundMode::CAST_ODD),     spelling("odd", RoundMode::CAST_ODD),
+};
+
 // The precision (algorithm) attribute of the instructions whose C++ form has a PrecisionType template
 // argument (DivAlgorithm, ExpAlgorithm, ...): DEFAULT 0, HIGH_PRECISION 1.
 inline constexpr std::string_view kPrecisionKeys[] = {"precision", "algorithm", "precisionType"};

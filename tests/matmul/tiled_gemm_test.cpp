@@ -25,9 +25,9 @@ namespace {
 
 constexpr int kM = 256, kK = 1024, kN = 512;
 
-std::string gemm_program()
+std::string gemm_program(const std::string& name = "gemm.pto")
 {
-    std::ifstream in(std::string(PTOSIM_TEST_DATA_DIR) + "/../examples/pto/gemm.pto");
+    std::ifstream in(std::string(PTOSIM_TEST_DATA_DIR) + "/../examples/pto/" + name);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
@@ -76,6 +76,37 @@ TEST(TiledGemm, BothDoorsGiveTheSameBitsWithinTheSummationBound)
             ASSERT_EQ(std::bit_cast<uint32_t>(cpp[at]), std::bit_cast<uint32_t>(text[at])) << i << "," << j;
             ASSERT_LE(std::fabs(double(cpp[at]) - exact), gamma * magnitude) << i << "," << j;
         }
+}
+
+TEST(TiledGemm, TheCubeMicroInstructionProgramGivesTheSameBits)
+{
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+    std::vector<half> a(std::size_t(kM) * kK), b(std::size_t(kK) * kN);
+    for (half& v : a) v = half(value(rng));
+    for (half& v : b) v = half(value(rng));
+    std::vector<float> cpp(std::size_t(kM) * kN);
+    gemm::gemm_kernel(a.data(), b.data(), cpp.data(), kM, kN, kK);
+
+    const as::ParseResult parsed = as::parse(gemm_program("gemm_micro.pto"), "gemm_micro.pto");
+    ASSERT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "cannot read gemm_micro.pto" : parsed.diagnostics[0].format());
+    auto dimension = [](const char* name, int v) { return as::ArgumentBinding{name, nullptr, 0, {}, double(v)}; };
+    for (profile::Target target : {profile::Target::A2A3, profile::Target::A5, profile::Target::Cpu}) {
+        const auto found = as::verify(parsed.module, target);
+        ASSERT_TRUE(found.empty()) << found[0].format();
+        std::vector<float> micro(cpp.size());
+        as::RunOptions options;
+        options.target = target;
+        options.checked = target == profile::Target::A5;
+        const as::RunResult r = as::run(parsed.module,
+                                        {test::argument("a", a), test::argument("b", b), test::argument("c", micro),
+                                         dimension("m", kM), dimension("n", kN), dimension("k", kK)},
+                                        options);
+        runtime::set_target(profile::Target::Cpu);
+        ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
+        for (std::size_t at = 0; at < cpp.size(); ++at)
+            ASSERT_EQ(std::bit_cast<uint32_t>(cpp[at]), std::bit_cast<uint32_t>(micro[at])) << at;
+    }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <pto/common/type.hpp>
 #include <pto/profile/profile.hpp>
+#include <pto/profile/rules_matmul.hpp>
 #include <pto/runtime/memory.hpp>
 
 namespace pto {
@@ -94,9 +95,9 @@ private:
     std::array<uint64_t, 16> registers_{};
 };
 
-// The MX scale buffers mirror L0A / L0B at a sixteenth of the address: a Left or Right tile's scales
-// live at its address shifted right by SHIFT_MX_ADDR (TGET_SCALE_ADDR binds a scale tile there).
-constexpr uint32_t SHIFT_MX_ADDR = 4;
+// A Left or Right tile's MX scales live at its address shifted right by SHIFT_MX_ADDR (TGET_SCALE_ADDR
+// binds a scale tile there; rules::kMxScaleShift).
+constexpr uint32_t SHIFT_MX_ADDR = rules::kMxScaleShift;
 
 template <typename T>
 uint64_t GetScaleAddr(T* p)

@@ -347,4 +347,26 @@ PTO_INST RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEven
     return {};
 }
 
+// SETTF32MODE / SETHF32MODE: the calling core's float-32 multiply modes. On a5 an enabled TF32 mode rounds
+// the f32 inputs of every later TMATMUL to TF32 (tf32TransMode: CAST_ROUND ties away, CAST_RINT ties
+// to even); a2a3 has no TF32 and cpu keeps the mode without using it, as the page says. HF32's mode is
+// kept and changes no result.
+template <bool isEnable, RoundMode tf32TransMode = RoundMode::CAST_ROUND, typename... WaitEvents>
+PTO_INST RecordEvent SETTF32MODE(WaitEvents&... events)
+{
+    static_assert(rules::tf32_mode_ok(profile::kProfile, tf32TransMode),
+                  "LEGAL_SETTF32MODE_MODE: a5 rounds to TF32 with CAST_ROUND or CAST_RINT");
+    WaitAllEvents(events...);
+    engine::settf32mode(isEnable, tf32TransMode);
+    return {};
+}
+
+template <bool isEnable, RoundMode hf32TransMode = RoundMode::CAST_ROUND, typename... WaitEvents>
+PTO_INST RecordEvent SETHF32MODE(WaitEvents&... events)
+{
+    WaitAllEvents(events...);
+    engine::sethf32mode(isEnable, hf32TransMode);
+    return {};
+}
+
 }  // namespace pto

@@ -58,6 +58,13 @@ constexpr bool matmul_bias_ok(const profile::Profile& p, engine::DType c, engine
 constexpr bool matmul_extent_ok(int extent) { return extent >= 1 && extent <= 4095; }
 
 
+// Rule LEGAL_SETTF32MODE_MODE: a5's cube rounds to TF32 to nearest, ties away (CAST_ROUND) or to even
+// (CAST_RINT); a2a3 has no TF32 (the instruction is a no-op there) and cpu takes any mode.
+constexpr bool tf32_mode_ok(const profile::Profile& p, RoundMode mode)
+{
+    return p.target != profile::Target::A5 || mode == RoundMode::CAST_ROUND || mode == RoundMode::CAST_RINT;
+}
+
 // --- The MX forms (TMATMUL_MX, TGEMV_MX) -------------------------------------------------------------
 
 // Rule LEGAL_MATMUL_MX_DTYPE: a5 (and cpu) only; f32 from the fp8 pairs (e4m3/e5m2 either side) or
@@ -84,5 +91,9 @@ constexpr int matmul_values_per_element(engine::DType t)
     return t == engine::DType::F4E2M1x2 || t == engine::DType::F4E1M2x2 ? 2 : 1;
 }
 inline constexpr int kMxGroup = 32;
+
+// The MX scale buffers mirror L0A / L0B at a sixteenth of the address: a Left or Right operand's scales
+// lie in ScaleLeft / ScaleRight at its byte offset shifted right by this (the public SHIFT_MX_ADDR).
+inline constexpr int kMxScaleShift = 4;
 
 }  // namespace pto::rules

@@ -1,10 +1,13 @@
 // The configuration registers of a simulated core: what a configuration instruction loads and a later
-// instruction reads (SETFMATRIX, SET_IMG2COL_PADDING and SET_IMG2COL_RPT for TIMG2COL). Every core
+// instruction reads (SETFMATRIX, SET_IMG2COL_PADDING and SET_IMG2COL_RPT for TIMG2COL; SETTF32MODE and
+// SETHF32MODE for the matrix multiplies). Every core
 // starts with each register unset, so an instruction that reads one nothing loaded is reported.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+
+#include <pto/common/type.hpp>
 
 namespace pto::runtime {
 
@@ -30,8 +33,15 @@ struct Img2colRegisters {
     std::optional<Img2colRepeat> repeat;
 };
 
+// A float-32 multiply mode of the cube (SETTF32MODE, SETHF32MODE): off, or on with its rounding.
+struct Fp32MultiplyMode {
+    bool enabled = false;
+    RoundMode rounding = RoundMode::CAST_ROUND;
+};
+
 struct CoreRegisters {
     Img2colRegisters img2col[2];  // banks A and B
+    Fp32MultiplyMode tf32, hf32;
 };
 
 // The registers of the calling thread's current core.

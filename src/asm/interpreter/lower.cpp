@@ -100,6 +100,8 @@ Body* Lowerer::lower_block(const Block& block)
                     }
                 break;
             case OpClass::Tile: lower_tile(op, *info, *body); break;
+            case OpClass::Pointer: lower_pointer(op, *body); break;
+            case OpClass::Cube: lower_cube(op, *body); break;
         }
     }
     return body;

@@ -10,6 +10,7 @@
 
 #include <pto/runtime/diagnostic.hpp>
 
+#include "asm/cube_form.hpp"
 #include "asm/instruction_binding.hpp"
 #include "asm/interpreter/program.hpp"
 #include "asm/ir.hpp"
@@ -60,6 +61,8 @@ public:
     void lower_query(const Operation& op, Body& body);
     void lower_sync(const Operation& op, Body& body);
     void lower_tile(const Operation& op, const OpInfo& info, Body& body);
+    void lower_pointer(const Operation& op, Body& body);
+    void lower_cube(const Operation& op, Body& body);
 
     // The tile descriptor a tile type describes, without storage.
     engine::TileDesc tile_prototype(const Operation& op, const Type& type) const;

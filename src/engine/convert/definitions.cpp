@@ -15,21 +15,12 @@ constexpr OperandSpec kTcvtSources[] = {{"src", OperandKind::Tile}, {"tmp", Oper
 constexpr Form kTcvtForms[] = {{kTcvtSources, kTileDst}};
 
 constexpr std::string_view kRoundKeys[] = {"rmode", "roundMode", "round_mode"};
-constexpr AttributeValue kRoundValues[] = {
-    spelling("cast_none", RoundMode::CAST_NONE),   spelling("none", RoundMode::CAST_NONE),
-    spelling("cast_rint", RoundMode::CAST_RINT),   spelling("rint", RoundMode::CAST_RINT),
-    spelling("cast_round", RoundMode::CAST_ROUND), spelling("round", RoundMode::CAST_ROUND),
-    spelling("cast_floor", RoundMode::CAST_FLOOR), spelling("floor", RoundMode::CAST_FLOOR),
-    spelling("cast_ceil", RoundMode::CAST_CEIL),   spelling("ceil", RoundMode::CAST_CEIL),
-    spelling("cast_trunc", RoundMode::CAST_TRUNC), spelling("trunc", RoundMode::CAST_TRUNC),
-    spelling("cast_odd", RoundMode::CAST_ODD),     spelling("odd", RoundMode::CAST_ODD),
-};
 // Without `sat`, the pair's documented default (numeric::default_saturation).
 constexpr int32_t kPairDefault = -1;
 constexpr std::string_view kSaturationKeys[] = {"sat", "satMode", "sat_mode", "saturation"};
 constexpr AttributeValue kSaturationValues[] = {spelling("on", SaturationMode::ON), spelling("off", SaturationMode::OFF)};
 constexpr AttributeSpec kTcvtAttributes[] = {
-    {kRoundKeys, kRoundValues, int32_t(RoundMode::CAST_RINT)},
+    {kRoundKeys, kRoundModeValues, int32_t(RoundMode::CAST_RINT)},
     {kSaturationKeys, kSaturationValues, kPairDefault},
 };
 

@@ -11,6 +11,7 @@
 
 #include "engine/definition.hpp"
 #include "engine/matmul/gemm_kernel.hpp"
+#include "engine/matmul/input_transform.hpp"
 #include "engine/matmul/mx_panels.hpp"
 #include "engine/matmul/operand_panels.hpp"
 
@@ -42,7 +43,9 @@ Extents extents_of(const MatmulOperands& o)
 
 void check_tmatmul(const profile::Profile& p, const MatmulOperands& o, LegalitySink& sink)
 {
-    const auto& [c, a, b, c_in, bias, gemv, a_scale, b_scale] = o;
+    const TileDesc &c = o.c, &a = o.a, &b = o.b;
+    const TileDesc *c_in = o.c_in, *bias = o.bias, *a_scale = o.a_scale, *b_scale = o.b_scale;
+    const bool gemv = o.gemv;
     const bool mx = a_scale != nullptr;
     if (!rules::matmul_location_ok(c.loc, a.loc, b.loc) || (c_in && c_in->loc != TileType::Acc))
         report(sink, "LEGAL_MATMUL_LOCATION", "c", "the cube multiplies Left by Right into Acc",
@@ -135,7 +138,7 @@ void tmatmul_mx(const MatmulOperands& o, const Extents& e)
 
 }  // namespace
 
-void tmatmul(const MatmulOperands& o)
+void tmatmul(const MatmulOperands& o, const MultiplyModes& modes)
 {
     runtime::InstructionScope scope(o.a_scale ? (o.gemv ? "TGEMV_MX" : "TMATMUL_MX") : o.gemv ? "TGEMV" : "TMATMUL");
     StopAtFirstFinding stop;
@@ -145,6 +148,24 @@ void tmatmul(const MatmulOperands& o)
     require_written(o.b, e.k, e.n, "b");
     if (o.c_in) require_written(*o.c_in, e.m, e.n, "c_in");
     if (o.bias) require_written(*o.bias, 1, e.n, "bias");
+    const Tf32Rounding tf32 = matmul::tf32_rounding(modes);
+    const bool rounds = tf32 != Tf32Rounding::Off && o.a.dtype == DType::F32 && o.b.dtype == DType::F32;
+    const bool packed = rules::matmul_values_per_element(o.a.dtype) != 1;
+    if ((rounds || modes.saturate) && dtype_is_float(o.a.dtype) && !packed) {
+        // The multiply reads transformed copies; the tiles keep what was loaded.
+        const matmul::TransformedInput a(o.a, o.gemv ? 1 : e.m, e.k, tf32, modes.saturate), b(o.b, e.k, e.n, tf32, modes.saturate);
+        tmatmul({.c = o.c,
+                 .a = a.tile(),
+                 .b = b.tile(),
+                 .c_in = o.c_in,
+                 .bias = o.bias,
+                 .gemv = o.gemv,
+                 .a_scale = o.a_scale,
+                 .b_scale = o.b_scale},
+                {.tf32 = Tf32Rounding::Off, .saturate = false});
+        if (modes.saturate) matmul::saturate_result(o.c, e.m, e.n);
+        return;
+    }
     if (o.a_scale) return tmatmul_mx(o, e);
 
     const DType work = o.c.dtype;  // f32 or i32; every input widens into it exactly

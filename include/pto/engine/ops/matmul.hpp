@@ -2,6 +2,8 @@
 // and its operand checks.
 #pragma once
 
+#include <optional>
+
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/legality.hpp>
 
@@ -25,6 +27,13 @@ namespace pto::engine {
 // rounded once to f32 (exact unless it leaves f32's normal range; exponent 255 is NaN), then summed
 // as above. A packed fp4 element holds two values along k (Left: columns 2c, 2c + 1 of pair column c,
 // Right: rows 2r, 2r + 1 of pair row r), the first in its low nibble; k counts values.
+//
+// TF32: with f32 inputs, each is first rounded to TF32's 10 fraction bits (NearestEven: ties to even;
+// HalfAway: ties away from zero; infinities and NaN unchanged). `tf32` unset: the core's SETTF32MODE
+// register decides on a5 (CAST_RINT NearestEven, CAST_ROUND HalfAway); a2a3 and cpu have no TF32.
+// `saturate` (pto.mad's `sat`): input infinities become the input type's largest finite value and NaN
+// 0, result infinities f32's largest finite value. Both act on copies of the inputs.
+enum class Tf32Rounding : uint8_t { Off, NearestEven, HalfAway };
 struct MatmulOperands {
     const TileDesc& c;
     const TileDesc& a;
@@ -35,7 +44,18 @@ struct MatmulOperands {
     const TileDesc* a_scale = nullptr;  // the MX forms: both scales
     const TileDesc* b_scale = nullptr;
 };
-void tmatmul(const MatmulOperands& operands);
+// The multiply's float modes (pto.mad's clauses); by default TF32 as the core's register says, no saturation.
+struct MultiplyModes {
+    std::optional<Tf32Rounding> tf32;
+    bool saturate = false;
+};
+void tmatmul(const MatmulOperands& operands, const MultiplyModes& modes = {});
+
+// SETTF32MODE, SETHF32MODE: load the calling core's TF32 / HF32 multiply mode (LEGAL_SETTF32MODE_MODE).
+// TF32 changes the f32 multiplies of a5 (see Tf32Rounding); HF32's format is not public, and ptosim
+// keeps its mode without changing any result.
+void settf32mode(bool enable, RoundMode mode);
+void sethf32mode(bool enable, RoundMode mode);
 
 // Locations, element types, layouts, shapes (pto/profile/rules_matmul.hpp) and valid shapes
 // (RUN_VALID_SHAPE, RUN_MATMUL_EXTENT); for the MX forms LEGAL_MATMUL_MX_DTYPE, LEGAL_MATMUL_MX_SCALE and

@@ -1,0 +1,79 @@
+// What a cube micro-instruction (`pto.mad*`, `pto.mte_*`) says, read once from its operation: its
+// positional operands (pointers into named memories, i64 extents) and its clauses. The verifier reports
+// the problems found on the way; the interpreter runs what was read.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <pto/common/type.hpp>
+#include <pto/engine/dtype.hpp>
+#include <pto/profile/profile.hpp>
+
+#include "asm/ir.hpp"
+
+namespace pto::as {
+
+// A pointer operand: its memory (none: global memory) and element type.
+struct PointerOperand {
+    const Value* value = nullptr;
+    std::optional<pto::TileType> memory;
+    engine::DType dtype = engine::DType::U8;
+};
+
+// `count, src_stride, dst_stride` of nburst(...) and loop(...).
+struct BurstClause {
+    const Value* count = nullptr;
+    const Value* src_stride = nullptr;
+    const Value* dst_stride = nullptr;
+};
+
+struct CubeForm {
+    std::vector<PointerOperand> pointers;  // the positional pointers, in order
+    std::vector<const Value*> scalars;     // the positional scalars (extents, lengths, strides), in order
+
+    // pto.mad*
+    bool disable_gemv = false;
+    std::string saturation;  // "", "sat", "nosat", "sat(preserve_nan)"
+    std::string tf32_mode;   // "", "round_even", "round_away"
+
+    // pto.mte_gm_l1, mte_l1_ub, mte_ub_l1, mte_l1_bt, mte_l1_fb
+    std::vector<BurstClause> bursts;  // nburst, then each loop
+
+    // pto.mte_gm_l1_frac
+    bool dn2nz = false;
+    std::vector<const Value*> frac_shape, frac_src_layout, frac_dst_group, frac_ctrl;
+
+    // pto.mte_l0c_*
+    std::string layout;  // "" (Nz), "nz2nd", "nz2dn", "nz2nz"
+    const Value* loop0_src_stride = nullptr;
+    const Value* quant_payload = nullptr;
+    std::string quant_mode;
+    const Value* relu_payload = nullptr;
+    std::string relu_mode;
+    const Value* clip = nullptr;
+    const Value* nz2nz_split = nullptr;
+    std::string atomic_type, atomic_op;
+    std::vector<const Value*> loop3;  // count, src_stride, dst_stride
+};
+
+struct CubeProblem {
+    std::string code, what, expected, actual;
+};
+
+// Reads `op` (a row of class Cube in the op table); every problem found goes to `problems`.
+CubeForm read_cube_form(const Operation& op, std::vector<CubeProblem>& problems);
+
+// The legality rules of a cube micro-instruction that its operand types decide (LEGAL_MATMUL_DTYPE,
+// LEGAL_MAD_*, LEGAL_MTE_*, LEGAL_FIXPIPE_*) on profile `p`; every broken one goes to `problems`.
+void check_cube_rules(const Operation& op, const CubeForm& form, const profile::Profile& p, std::vector<CubeProblem>& problems);
+
+// The element type an atomic(type = ...) clause names (f32, f16, bf16, s32, s16, s8).
+std::optional<engine::DType> atomic_dtype(std::string_view name);
+
+// The memory of an address space (none for global memory).
+std::optional<pto::TileType> memory_of(AddressSpace space);
+
+}  // namespace pto::as

@@ -1,0 +1,77 @@
+#include "engine/matmul/input_transform.hpp"
+
+#include <pto/numeric/convert.hpp>
+#include <pto/profile/profile.hpp>
+#include <pto/runtime/memory.hpp>
+#include <pto/runtime/registers.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace pto::engine::matmul {
+
+namespace {
+
+float round_to_tf32(float v, Tf32Rounding rounding)
+{
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    if ((bits & 0x7F800000u) == 0x7F800000u) return v;  // infinities and NaN as they are
+    constexpr uint32_t kHalf = 0x1000u, kDropped = 0x1FFFu;  // the 13 fraction bits TF32 does not keep
+    bits += rounding == Tf32Rounding::HalfAway ? kHalf : kHalf - 1 + ((bits >> 13) & 1u);
+    bits &= ~kDropped;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+double largest_finite(DType t)
+{
+    std::byte buffer[8] = {};
+    numeric::from_double(t, buffer, 0, std::numeric_limits<double>::max(), RoundMode::CAST_RINT, SaturationMode::ON);
+    return numeric::to_double(t, buffer, 0);
+}
+
+// Replaces every valid element x of `t` by f(x), through double.
+template <typename F>
+void transform(const TileDesc& t, int rows, int cols, F&& f)
+{
+    const int bytes = t.element_bits() / 8;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            std::byte* at = t.data + t.offset(r, c) * bytes;
+            numeric::from_double(t.dtype, at, 0, f(numeric::to_double(t.dtype, at, 0)), RoundMode::CAST_RINT, SaturationMode::OFF);
+        }
+}
+
+}  // namespace
+
+Tf32Rounding tf32_rounding(const MultiplyModes& modes)
+{
+    if (modes.tf32) return *modes.tf32;
+    const runtime::Fp32MultiplyMode& mode = runtime::core_registers().tf32;
+    if (runtime::active_target() != profile::Target::A5 || !mode.enabled) return Tf32Rounding::Off;
+    return mode.rounding == RoundMode::CAST_RINT ? Tf32Rounding::NearestEven : Tf32Rounding::HalfAway;
+}
+
+TransformedInput::TransformedInput(const TileDesc& tile, int rows, int cols, Tf32Rounding tf32, bool saturate)
+    : storage_(new std::byte[std::size_t(tile.bytes())]), tile_(tile)
+{
+    std::memcpy(storage_.get(), tile.data, std::size_t(tile.bytes()));
+    tile_.data = storage_.get();
+    const bool round = tf32 != Tf32Rounding::Off && tile.dtype == DType::F32;
+    const double largest = largest_finite(tile.dtype);
+    transform(tile_, rows, cols, [&](double v) {
+        if (saturate && std::isnan(v)) v = 0.0;
+        if (saturate && std::isinf(v)) v = std::copysign(largest, v);
+        return round ? double(round_to_tf32(float(v), tf32)) : v;
+    });
+}
+
+void saturate_result(const TileDesc& c, int m, int n)
+{
+    const double largest = largest_finite(c.dtype);
+    transform(c, m, n, [&](double v) { return std::isinf(v) ? std::copysign(largest, v) : v; });
+}
+
+}  // namespace pto::engine::matmul

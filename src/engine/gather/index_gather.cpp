@@ -1,11 +1,15 @@
-// TGATHER index-form rows. 32-bit elements use the vector gather of the target; 16-bit elements have
-// none, so their loop is scalar (and branch-free: the clamp is a min).
+// TGATHER index-form rows. The indices are compared with the source's extent once, on vectors (compiled
+// for every SIMD target Highway knows; the best one the running CPU supports is picked at run time), so
+// that the gather loop itself needs no per-element clamp when none is out of range. The gather loop is
+// scalar, compiled for the baseline target only: the vector gather instruction (vpgatherdd) was slower
+// than scalar loads on the development machine (AMD Zen 3), and a compiler given AVX2 would emit it.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "engine/gather/index_gather.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "engine/gather/index_gather.hpp"
@@ -16,60 +20,29 @@ namespace HWY_NAMESPACE {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-template <typename T, typename Index>
-HWY_INLINE void scalar_rows(const IndexGatherRows& job)
-{
-    const T* src = reinterpret_cast<const T*>(job.src);
-    for (int r = 0; r < job.rows; ++r) {
-        T* out = reinterpret_cast<T*>(job.dst) + r * job.dst_stride;
-        const Index* index = reinterpret_cast<const Index*>(job.indices) + r * job.index_stride;
-        for (int c = 0; c < job.cols; ++c) {
-            const uint32_t k = index[c];
-            out[c] = src[k < job.last ? k : job.last];
-        }
-    }
-}
-
-// Indices widened to 32-bit lanes.
-template <class D>
-HWY_INLINE hn::Vec<D> load_indices(D d, const uint32_t* p)
-{
-    return hn::LoadU(d, p);
-}
-template <class D>
-HWY_INLINE hn::Vec<D> load_indices(D d, const uint16_t* p)
-{
-    return hn::PromoteTo(d, hn::LoadU(hn::Rebind<uint16_t, D>(), p));
-}
-
 template <typename Index>
-HWY_INLINE void vector_rows32(const IndexGatherRows& job)
+HWY_INLINE uint32_t largest_index(const Index* indices, int64_t stride, int rows, int cols)
 {
-    const hn::ScalableTag<uint32_t> d;
-    const hn::RebindToSigned<decltype(d)> di;
+    const hn::ScalableTag<Index> d;
     const int lanes = static_cast<int>(hn::Lanes(d));
-    const uint32_t* src = reinterpret_cast<const uint32_t*>(job.src);
-    const auto last = hn::Set(d, job.last);
-    for (int r = 0; r < job.rows; ++r) {
-        uint32_t* out = reinterpret_cast<uint32_t*>(job.dst) + r * job.dst_stride;
-        const Index* index = reinterpret_cast<const Index*>(job.indices) + r * job.index_stride;
+    auto largest = hn::Zero(d);
+    uint32_t largest_in_tails = 0;
+    for (int r = 0; r < rows; ++r) {
+        const Index* row = indices + r * stride;
         int c = 0;
-        for (; c + lanes <= job.cols; c += lanes) {
-            const auto clamped = hn::Min(load_indices(d, index + c), last);
-            hn::StoreU(hn::GatherIndex(d, src, hn::BitCast(di, clamped)), d, out + c);
-        }
-        for (; c < job.cols; ++c) {
-            const uint32_t k = index[c];
-            out[c] = src[k < job.last ? k : job.last];
-        }
+        for (; c + lanes <= cols; c += lanes) largest = hn::Max(largest, hn::LoadU(d, row + c));
+        for (; c < cols; ++c) largest_in_tails = std::max<uint32_t>(largest_in_tails, row[c]);
     }
+    return std::max<uint32_t>(hn::GetLane(hn::MaxOfLanes(d, largest)), largest_in_tails);
 }
 
-void GatherRows(int data_bits, int index_bits, const IndexGatherRows& job)
+// The largest of the job's indices, read as unsigned.
+uint32_t LargestIndex(int index_bits, const IndexGatherRows& job)
 {
-    if (data_bits == 32) { return index_bits == 32 ? vector_rows32<uint32_t>(job) : vector_rows32<uint16_t>(job); }
-    if (data_bits == 8) { return index_bits == 32 ? scalar_rows<uint8_t, uint32_t>(job) : scalar_rows<uint8_t, uint16_t>(job); }
-    return index_bits == 32 ? scalar_rows<uint16_t, uint32_t>(job) : scalar_rows<uint16_t, uint16_t>(job);
+    if (index_bits == 32) {
+        return largest_index(reinterpret_cast<const uint32_t*>(job.indices), job.index_stride, job.rows, job.cols);
+    }
+    return largest_index(reinterpret_cast<const uint16_t*>(job.indices), job.index_stride, job.rows, job.cols);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -79,14 +52,56 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace pto::engine::gather {
 
-HWY_EXPORT(GatherRows);
-
-void gather_rows(int data_bits, int index_bits, const IndexGatherRows& job)
-{
-    HWY_DYNAMIC_DISPATCH(GatherRows)(data_bits, index_bits, job);
-}
+HWY_EXPORT(LargestIndex);
 
 namespace {
+
+// One row. Four loads come before their four stores, which the compiler joins into one vector store:
+// fewer stores in flight hold up the random loads less. Without kClamp, every index is known to be at
+// most `last`.
+template <typename T, typename Index, bool kClamp>
+void gather_row(T* out, const T* src, const Index* index, int cols, uint32_t last)
+{
+    const auto element = [&](uint32_t k) { return src[kClamp && k > last ? last : k]; };
+    int c = 0;
+    for (; c + 4 <= cols; c += 4) {
+        const T a = element(index[c]), b = element(index[c + 1]), d = element(index[c + 2]),
+                e = element(index[c + 3]);
+        out[c] = a;
+        out[c + 1] = b;
+        out[c + 2] = d;
+        out[c + 3] = e;
+    }
+    for (; c < cols; ++c) out[c] = element(index[c]);
+}
+
+template <typename T, typename Index, bool kClamp>
+void gather_rows_of(const IndexGatherRows& job)
+{
+    const T* src = reinterpret_cast<const T*>(job.src);
+    for (int r = 0; r < job.rows; ++r) {
+        gather_row<T, Index, kClamp>(reinterpret_cast<T*>(job.dst) + r * job.dst_stride, src,
+                                     reinterpret_cast<const Index*>(job.indices) + r * job.index_stride, job.cols,
+                                     job.last);
+    }
+}
+
+// All indices are checked on vectors first (one pass over them costs less than a clamp per element); only
+// a job holding an index past the extent clamps element by element.
+template <typename T, typename Index>
+void gather_rows_of(const IndexGatherRows& job)
+{
+    if (HWY_DYNAMIC_DISPATCH(LargestIndex)(int(sizeof(Index) * 8), job) <= job.last) {
+        return gather_rows_of<T, Index, false>(job);
+    }
+    return gather_rows_of<T, Index, true>(job);
+}
+
+template <typename T>
+void gather_rows_of(int index_bits, const IndexGatherRows& job)
+{
+    return index_bits == 32 ? gather_rows_of<T, uint32_t>(job) : gather_rows_of<T, uint16_t>(job);
+}
 
 template <typename T, typename Index>
 void gather_elements(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, uint32_t last)
@@ -103,6 +118,13 @@ void gather_elements(const TileDesc& dst, const TileDesc& src, const TileDesc& i
 }
 
 }  // namespace
+
+void gather_rows(int data_bits, int index_bits, const IndexGatherRows& job)
+{
+    if (data_bits == 32) return gather_rows_of<uint32_t>(index_bits, job);
+    if (data_bits == 8) return gather_rows_of<uint8_t>(index_bits, job);
+    return gather_rows_of<uint16_t>(index_bits, job);
+}
 
 void gather_tiles(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, uint32_t last)
 {

@@ -1,5 +1,5 @@
-// The loops of TGATHER's index form: rows of plain row-major tiles (compiled for every SIMD target
-// Highway knows; the best one the running CPU supports is picked at run time), and any other layout.
+// The loops of TGATHER's index form: rows of plain row-major tiles (their indices checked against the
+// extent on vectors first), and any other layout.
 #pragma once
 
 #include <cstddef>

@@ -178,6 +178,38 @@ TEST(BroadcastBinary, ColumnsTakeTheFirstRowOfSrc1)
     }
 }
 
+// The broadcast values are read in place unless they lie inside dst's valid region: there, a row of dst
+// written early overwrites values later rows still need, so they are copied out first.
+TEST(BroadcastBinary, BroadcastValuesInsideDstAreReadBeforeDstIsWritten)
+{
+    test::ScopedChecked fast(false);
+    std::mt19937 rng(74);
+    for (ExpandOp op : {ExpandOp::Sub, ExpandOp::Mul, ExpandOp::Max}) {
+        for (DType t : {DType::F32, DType::F16, DType::I32, DType::I16}) {
+            const int rows = 7, cols = 21, width = aligned_cols(t, cols), bytes = ewinstr::width(t) / 8;
+            HostTile full(t, rows, width, rows, cols, BLayout::RowMajor, rng);
+            {
+                HostTile dst(t, rows, width, rows, cols, BLayout::RowMajor, rng);
+                HostTile column(t, rows, 1, rows, 1, BLayout::ColMajor, rng);
+                column.desc.data = dst.desc.data + (2 * width + 3) * bytes;  // inside dst's third row
+                std::vector<uint64_t> values;
+                for (int i = 0; i < rows; ++i) values.push_back(column.at(i, 0));
+                run_and_check(ExpandAxis::Row, op, dst, full, column, false, [&](int i, int) { return values[i]; },
+                              label(ExpandAxis::Row, op, t) + ", values inside dst");
+            }
+            {
+                HostTile dst(t, rows, width, rows, cols, BLayout::RowMajor, rng);
+                HostTile row(t, 1, width, 1, cols, BLayout::RowMajor, rng);
+                row.desc.data = dst.desc.data + width * bytes;  // dst's second row
+                std::vector<uint64_t> values;
+                for (int j = 0; j < cols; ++j) values.push_back(row.at(0, j));
+                run_and_check(ExpandAxis::Col, op, dst, full, row, false, [&](int, int j) { return values[j]; },
+                              label(ExpandAxis::Col, op, t) + ", values inside dst");
+            }
+        }
+    }
+}
+
 TEST(BroadcastBinary, IllegalOperandsAreReportedWithTheirCodes)
 {
     std::mt19937 rng(74);

@@ -146,8 +146,19 @@ ew::Lines<S> rows_of(const TileDesc& t)
     return {reinterpret_cast<S*>(t.data), t.cols};
 }
 
-// One pass of the line loops over dst's valid rows; the broadcast operand's values are copied out first,
-// since dst may overlap the broadcast operand.
+// The `count` values of the broadcast operand that start at `first`, read in place unless they overlap
+// dst's valid region, which is written before they are all read: then through a copy in `copy`.
+template <typename S>
+const S* values_apart_from_dst(const TileDesc& dst, const S* first, int count, std::vector<S>& copy)
+{
+    const auto* begin = reinterpret_cast<const std::byte*>(first);
+    const auto* end = begin + std::size_t(count) * sizeof(S);
+    if (end <= dst.data || dst.data + dst.valid_span_bytes() <= begin) return first;
+    copy.assign(first, first + count);
+    return copy.data();
+}
+
+// One pass of the line loops over dst's valid rows.
 template <typename Op, typename T>
 void run_broadcast(ExpandAxis axis, Broadcast b, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
 {
@@ -160,13 +171,15 @@ void run_broadcast(ExpandAxis axis, Broadcast b, const TileDesc& dst, const Tile
         const ew::Lines<const S> sources[] = {b.first ? values : in, b.first ? in : values};
         ew::run_lines<T>(Op::kLines, out, std::span<const ew::Lines<const S>>(sources), shape);
     };
+    // Both the column broadcast's first row (row-major) and the row broadcast's one value per row (one
+    // column-major column) are contiguous from the operand's start.
+    const S* first = reinterpret_cast<const S*>(broadcast.data);
     std::vector<S> values;
     if (axis == ExpandAxis::Col) {
-        for (int j = 0; j < cols; ++j) values.push_back(element(0, j));
-        run(rows_of<S>(dst), full, {values.data(), 0}, {rows, cols});
+        run(rows_of<S>(dst), full, {values_apart_from_dst(dst, first, cols, values), 0}, {rows, cols});
     } else if (b.row == rules::RowBroadcast::Scalar) {
-        for (int i = 0; i < rows; ++i) values.push_back(element(i, 0));
-        run(rows_of<S>(dst), full, ew::Lines<const S>::per_line(values.data(), 1), {rows, cols});
+        run(rows_of<S>(dst), full, ew::Lines<const S>::per_line(values_apart_from_dst(dst, first, rows, values), 1),
+            {rows, cols});
     } else {
         // A block per row, repeated along a line of dst's width, a row at a time.
         const int block = broadcast.valid_cols;

@@ -92,7 +92,8 @@ std::optional<std::vector<OperandGroup>> decode_clauses(std::string_view text, s
     auto word = [&] {
         skip_space();
         const std::size_t start = at;
-        while (at < text.size() && (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_' || text[at] == '-')) ++at;
+        // A word runs to the next delimiter: bare identifiers may hold `.`, `$` and other characters.
+        while (at < text.size() && std::string_view(" (),=?").find(text[at]) == std::string_view::npos) ++at;
         return std::string(text.substr(start, at - start));
     };
     auto accept = [&](char c) {

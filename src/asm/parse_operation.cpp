@@ -146,7 +146,8 @@ bool Parser::check_result_count(std::size_t declared, std::size_t bound, SourceL
 
 bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types)
 {
-    if (const OpInfo* info = find_op(op.name); info && info->cls == OpClass::Cube) return parse_clause_operation(op, *info) && check_result_count(0, bound_count(names), op.loc);
+    if (const OpInfo* info = find_op(op.name); info && info->cls == OpClass::Cube)
+        return parse_clause_operation(op, *info) && check_result_count(0, bound_count(names), op.loc);
     if (!parse_attribute_arguments(op)) return false;
     std::size_t bound = bound_count(names);
     SourceLocation loc = op.loc;

@@ -344,6 +344,22 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
         if (n == "pto.mad_bias" && ptr.size() >= 4 && ptr[3].dtype != c)
             broken("LEGAL_MATMUL_BIAS", "the bias has the result's element type", std::string(dtype_name(c)), std::string(dtype_name(ptr[3].dtype)));
     }
+    // What the run checks of the extents, checked here already when constants state them.
+    auto constant = [&](std::size_t i) -> std::optional<int64_t> {
+        const Attribute* c = i < form.scalars.size() ? constant_value(form.scalars[i]) : nullptr;
+        return c && c->is(Attribute::Kind::Integer) ? std::optional<int64_t>(c->int_value()) : std::nullopt;
+    };
+    if (n.rfind("pto.mad", 0) == 0) {
+        for (std::size_t i = 0; i < 3; ++i)
+            if (const auto e = constant(i); e && !rules::matmul_extent_ok(int(std::clamp<int64_t>(*e, -1, 1 << 20))))
+                broken("RUN_MATMUL_EXTENT", "m, n and k are 1 to 4095", "1..4095", std::to_string(*e));
+        if (const auto k = constant(2); k && n.find("_mx") != std::string::npos && !rules::mad_mx_k_ok(p, *k))
+            broken("RUN_MAD_MX_K", "the target's MX cube consumes k in multiples of 64 (two scale groups)", "a multiple of 64", std::to_string(*k));
+    }
+    if (n.rfind("pto.mte_l0c", 0) == 0)
+        if (const auto m = constant(0), rows_apart = constant(2); m && rows_apart && !rules::fixpipe_src_stride_ok(*rows_apart, *m))
+            broken("RUN_FIXPIPE_STRIDE", "the accumulator's box columns lie a whole number of 16-row boxes apart",
+                   "a multiple of 16, at least m = " + std::to_string(*m), std::to_string(*rows_apart));
     if ((n == "pto.mte_l1_l0a" || n == "pto.mte_l1_l0b") && ptr.size() == 2 && !rules::cube_move_dtype_ok(ptr[0].dtype, ptr[1].dtype))
         broken("LEGAL_MTE_DTYPE", "the move keeps the element type", std::string(dtype_name(ptr[0].dtype)), std::string(dtype_name(ptr[1].dtype)));
     if (n == "pto.mte_l1_bt" && ptr.size() == 2 && !rules::bias_load_dtype_ok(ptr[0].dtype, ptr[1].dtype))

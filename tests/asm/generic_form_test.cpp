@@ -93,6 +93,21 @@ TEST(GenericForm, PropertiesAndAttributesBothBecomeAttributes)
                          ") {pto.note = \"x\"}"));
 }
 
+TEST(GenericForm, MicroInstructionClausesTravelInOneProperty)
+{
+    const std::string params = "%p: !pto.ptr<f32, l0c>, %g: !pto.ptr<f16>, %s: f32, %c: i64";
+    expect_same_ir(in_function("  \"pto.mte_l0c_gm\"(%p, %g, %c, %c, %c, %c, %c, %c, %s, %c) "
+                               "<{clauses = \"pre_quant(?, mode = q.x$1) pre_relu(mode = normal_relu, clip = ?) nz2nd sat\"}> : "
+                               "(!pto.ptr<f32, l0c>, !pto.ptr<f16>, i64, i64, i64, i64, i64, i64, f32, i64) -> ()\n",
+                               params),
+                   in_function("  pto.mte_l0c_gm %p, %g, %c, %c, %c, %c, %c, %c, pre_quant(%s, mode = q.x$1),\n"
+                               "    pre_relu(mode = normal_relu, clip = %c), nz2nd, sat\n",
+                               params));
+    // A clauses string that does not read, or takes more operands than there are, is an error.
+    parse_bad(in_function("  \"pto.mad\"(%c) <{clauses = \"sat(\"}> : (i64) -> ()\n", "%c: i64"));
+    parse_bad(in_function("  \"pto.mad\"(%c) <{clauses = \"nburst(?, ?)\"}> : (i64) -> ()\n", "%c: i64"));
+}
+
 TEST(GenericForm, ViewsAndBuffersRebuildTheirKeywordOperands)
 {
     const std::string ptr = "!pto.ptr<f32>";

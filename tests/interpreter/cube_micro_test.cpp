@@ -406,6 +406,9 @@ TEST(CubeMicro, BadProgramsGetStableCodes)
         {"pto.mte_l0c_gm %i0c, %g, %c16, %c16, %c16, %c16, %c0, %c0, nz2nd", "LEGAL_FIXPIPE_DTYPE"},
         {"pto.mte_l0c_gm %l0c, %g, %c16, %c16, %c16, %c16, %c0, %c0, nz2nd, atomic(type = f32, op = add)", "LEGAL_FIXPIPE_ATOMIC"},
         {"pto.mte_l0c_gm %l0c, %g, %c16, %c16, %c16, %c16, %c0, %c0, pre_relu(mode = scalar_relu)", "LEGAL_FIXPIPE_PAYLOAD"},
+        // Extents that constants state are checked before the run.
+        {"pto.mad %l0a, %l0b, %l0c, %c16, %c16, %c0", "RUN_MATMUL_EXTENT"},
+        {"pto.mte_l0c_gm %l0c, %g, %c16, %c16, %c0, %c16, %c0, %c0, nz2nd", "RUN_FIXPIPE_STRIDE"},
     };
     for (const auto& [line, code] : illegal) {
         const ParseResult parsed = parse_ok(typed + "  " + line + "\n  return\n}\n");

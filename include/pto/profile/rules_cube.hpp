@@ -59,6 +59,10 @@ constexpr bool fixpipe_dtype_ok(engine::DType acc, engine::DType out, bool quant
     return false;
 }
 
+// Rule RUN_FIXPIPE_STRIDE: the accumulator's 16-column box columns lie a whole number of 16-row boxes
+// apart, at least m rows.
+constexpr bool fixpipe_src_stride_ok(int64_t rows_apart, int64_t m) { return rows_apart % 16 == 0 && rows_apart >= m; }
+
 // Rule LEGAL_FIXPIPE_NZ2NZ: the nz2nz writeback produces f32 and takes no loop3.
 constexpr bool fixpipe_nz2nz_ok(engine::DType out, bool loop3) { return out == engine::DType::F32 && !loop3; }
 

@@ -505,10 +505,10 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
         engine::cube::Fixpipe w = proto;
         w.m = count_of(f, m_slot, 1, "m");
         w.n = count_of(f, n_slot, 1, "n");
-        const int64_t src_rows = count_of(f, src_stride_slot, w.m, "src_stride", "RUN_FIXPIPE_STRIDE");
-        if (src_rows % 16 != 0)
+        const int64_t src_rows = count_of(f, src_stride_slot, 0, "src_stride", "RUN_FIXPIPE_STRIDE");
+        if (!rules::fixpipe_src_stride_ok(src_rows, w.m))
             runtime::fail({"RUN_FIXPIPE_STRIDE", "", "src_stride", "the accumulator's box columns lie a whole number of 16-row boxes apart",
-                           "a multiple of 16", std::to_string(src_rows), ""});
+                           "a multiple of 16, at least m = " + std::to_string(w.m), std::to_string(src_rows), ""});
         const int64_t least = w.layout == engine::cube::FixpipeLayout::ND ? w.n : w.m;
         w.dst_stride = count_of(f, dst_stride_slot, least, "dst_stride", "RUN_FIXPIPE_STRIDE", kMaxStride);
         if (loop0 >= 0 && f.slots[loop0].i != 1)

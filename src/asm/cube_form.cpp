@@ -319,6 +319,27 @@ std::optional<pto::TileType> memory_of(AddressSpace space)
 
 CubeForm read_cube_form(const Operation& op, std::vector<CubeProblem>& problems) { return Reader(op, problems).read(); }
 
+std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx, engine::DType lhs, std::optional<int64_t> m,
+                                              std::optional<int64_t> n, std::optional<int64_t> k)
+{
+    for (const std::optional<int64_t> e : {m, n, k})
+        if (e && !rules::matmul_extent_ok(int(std::clamp<int64_t>(*e, -1, 1 << 20))))
+            return CubeProblem{"RUN_MATMUL_EXTENT", "m, n and k are 1 to 4095", "1..4095", std::to_string(*e)};
+    if (k && mx && !rules::mad_mx_k_ok(p, *k))
+        return CubeProblem{"RUN_MAD_MX_K", "the target's MX cube consumes k in multiples of 64 (two scale groups)", "a multiple of 64",
+                           std::to_string(*k)};
+    if (k && *k % rules::matmul_values_per_element(lhs) != 0)
+        return CubeProblem{"RUN_MAD_MX_K", "packed 4-bit operands hold k in pairs", "an even k", std::to_string(*k)};
+    return std::nullopt;
+}
+
+std::optional<CubeProblem> fixpipe_stride_problem(std::optional<int64_t> m, std::optional<int64_t> rows_apart)
+{
+    if (!m || !rows_apart || rules::fixpipe_src_stride_ok(*rows_apart, *m)) return std::nullopt;
+    return CubeProblem{"RUN_FIXPIPE_STRIDE", "the accumulator's box columns lie a whole number of 16-row boxes apart",
+                       "a multiple of 16, at least m = " + std::to_string(*m), std::to_string(*rows_apart)};
+}
+
 void check_cube_rules(const Operation& op, const CubeForm& form, const profile::Profile& p, std::vector<CubeProblem>& problems)
 {
     using engine::dtype_name;
@@ -349,17 +370,12 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
         const Attribute* c = i < form.scalars.size() ? constant_value(form.scalars[i]) : nullptr;
         return c && c->is(Attribute::Kind::Integer) ? std::optional<int64_t>(c->int_value()) : std::nullopt;
     };
-    if (n.rfind("pto.mad", 0) == 0) {
-        for (std::size_t i = 0; i < 3; ++i)
-            if (const auto e = constant(i); e && !rules::matmul_extent_ok(int(std::clamp<int64_t>(*e, -1, 1 << 20))))
-                broken("RUN_MATMUL_EXTENT", "m, n and k are 1 to 4095", "1..4095", std::to_string(*e));
-        if (const auto k = constant(2); k && n.find("_mx") != std::string::npos && !rules::mad_mx_k_ok(p, *k))
-            broken("RUN_MAD_MX_K", "the target's MX cube consumes k in multiples of 64 (two scale groups)", "a multiple of 64", std::to_string(*k));
-    }
-    if (n.rfind("pto.mte_l0c", 0) == 0)
-        if (const auto m = constant(0), rows_apart = constant(2); m && rows_apart && !rules::fixpipe_src_stride_ok(*rows_apart, *m))
-            broken("RUN_FIXPIPE_STRIDE", "the accumulator's box columns lie a whole number of 16-row boxes apart",
-                   "a multiple of 16, at least m = " + std::to_string(*m), std::to_string(*rows_apart));
+    auto add = [&](std::optional<CubeProblem> problem) {
+        if (problem) problems.push_back(std::move(*problem));
+    };
+    if (n.rfind("pto.mad", 0) == 0 && !ptr.empty())
+        add(mad_extent_problem(p, n.find("_mx") != std::string::npos, ptr[0].dtype, constant(0), constant(1), constant(2)));
+    if (n.rfind("pto.mte_l0c", 0) == 0) add(fixpipe_stride_problem(constant(0), constant(2)));
     if ((n == "pto.mte_l1_l0a" || n == "pto.mte_l1_l0b") && ptr.size() == 2 && !rules::cube_move_dtype_ok(ptr[0].dtype, ptr[1].dtype))
         broken("LEGAL_MTE_DTYPE", "the move keeps the element type", std::string(dtype_name(ptr[0].dtype)), std::string(dtype_name(ptr[1].dtype)));
     if (n == "pto.mte_l1_bt" && ptr.size() == 2 && !rules::bias_load_dtype_ok(ptr[0].dtype, ptr[1].dtype))

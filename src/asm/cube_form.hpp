@@ -70,6 +70,12 @@ CubeForm read_cube_form(const Operation& op, std::vector<CubeProblem>& problems)
 // LEGAL_MAD_*, LEGAL_MTE_*, LEGAL_FIXPIPE_*) on profile `p`; every broken one goes to `problems`.
 void check_cube_rules(const Operation& op, const CubeForm& form, const profile::Profile& p, std::vector<CubeProblem>& problems);
 
+// The extent rules of a multiply (RUN_MATMUL_EXTENT, RUN_MAD_MX_K) and of the fixpipe's accumulator
+// stride (RUN_FIXPIPE_STRIDE) on the extents known (all at run time; constants for the verifier).
+std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx, engine::DType lhs, std::optional<int64_t> m,
+                                              std::optional<int64_t> n, std::optional<int64_t> k);
+std::optional<CubeProblem> fixpipe_stride_problem(std::optional<int64_t> m, std::optional<int64_t> rows_apart);
+
 // The element type an atomic(type = ...) clause names (f32, f16, bf16, s32, s16, s8).
 std::optional<engine::DType> atomic_dtype(std::string_view name);
 

@@ -138,6 +138,12 @@ void require_bounded_work(double work, const char* what)
                        "at most " + std::to_string(kMaxWork), std::to_string(int64_t(work)), ""});
 }
 
+// A rule broken at run time, for the executing operation.
+[[noreturn]] void fail_with(const CubeProblem& p, const char* operand)
+{
+    runtime::fail({p.code, "", operand, p.what, p.expected, p.actual, ""});
+}
+
 // The value of a scalar operand as a double (floats as held, integers converted).
 double scalar_value(const Slot& s, bool is_float) { return is_float ? s.f : double(s.i); }
 
@@ -251,7 +257,7 @@ engine::TileDesc mx_scales(pto::TileType operand, int64_t operand_offset, int64_
     return place(t, {t.loc, t.dtype}, at, name);
 }
 
-void lower_mad(Lowerer& l, const Operation& op, const CubeForm& form, const CubeOperands& o, Body& body)
+void lower_mad(const Operation& op, const CubeForm& form, const CubeOperands& o, Body& body)
 {
     const std::string& n = op.name;
     const std::string name = n;
@@ -270,14 +276,7 @@ void lower_mad(Lowerer& l, const Operation& op, const CubeForm& form, const Cube
     body.steps.push_back({[=](Frame& f) {
         runtime::InstructionScope scope(name.c_str());
         const int64_t m = f.slots[m_slot].i, nn = f.slots[n_slot].i, k = f.slots[k_slot].i;
-        for (const int64_t e : {m, nn, k})
-            if (!rules::matmul_extent_ok(int(std::clamp<int64_t>(e, -1, 1 << 20))))
-                runtime::fail({"RUN_MATMUL_EXTENT", "", "", "m, n and k are 1 to 4095", "1..4095", std::to_string(e), ""});
-        if (mx && !rules::mad_mx_k_ok(runtime::active_profile(), k))
-            runtime::fail({"RUN_MAD_MX_K", "", "k", "the target's MX cube consumes k in multiples of 64 (two scale groups)",
-                           "a multiple of 64", std::to_string(k), ""});
-        if (k % values_per_element != 0)
-            runtime::fail({"RUN_MAD_MX_K", "", "k", "packed 4-bit operands hold k in pairs", "an even k", std::to_string(k), ""});
+        if (const auto problem = mad_extent_problem(runtime::active_profile(), mx, lhs.info.dtype, m, nn, k)) fail_with(*problem, "");
         const int64_t k_elements = k / values_per_element;
         engine::TileDesc a = cube_tile(pto::TileType::Left, lhs.info.dtype, m, k_elements);
         const engine::TileDesc b = place(cube_tile(pto::TileType::Right, rhs.info.dtype, k_elements, nn), rhs.info, f.slots[rhs.slot], "rhs");
@@ -321,7 +320,6 @@ void lower_mad(Lowerer& l, const Operation& op, const CubeForm& form, const Cube
                          .b_scale = b_scale ? &*b_scale : nullptr},
                         {.tf32 = tf32, .saturate = saturate});
     }, &op});
-    (void)l;
 }
 
 void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, const CubeOperands& o, Body& body)
@@ -506,9 +504,7 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
         w.m = count_of(f, m_slot, 1, "m");
         w.n = count_of(f, n_slot, 1, "n");
         const int64_t src_rows = count_of(f, src_stride_slot, 0, "src_stride", "RUN_FIXPIPE_STRIDE");
-        if (!rules::fixpipe_src_stride_ok(src_rows, w.m))
-            runtime::fail({"RUN_FIXPIPE_STRIDE", "", "src_stride", "the accumulator's box columns lie a whole number of 16-row boxes apart",
-                           "a multiple of 16, at least m = " + std::to_string(w.m), std::to_string(src_rows), ""});
+        if (const auto problem = fixpipe_stride_problem(w.m, src_rows)) fail_with(*problem, "src_stride");
         const int64_t least = w.layout == engine::cube::FixpipeLayout::ND ? w.n : w.m;
         w.dst_stride = count_of(f, dst_stride_slot, least, "dst_stride", "RUN_FIXPIPE_STRIDE", kMaxStride);
         if (loop0 >= 0 && f.slots[loop0].i != 1)
@@ -569,7 +565,7 @@ void Lowerer::lower_cube(const Operation& op, Body& body)
     CubeOperands operands;
     for (const PointerOperand& p : form.pointers) operands.ptr.push_back({slot(p.value), {p.memory, p.dtype}});
     for (const Value* v : form.scalars) operands.num.push_back(slot(v));
-    if (op.name.rfind("pto.mad", 0) == 0) return lower_mad(*this, op, form, operands, body);
+    if (op.name.rfind("pto.mad", 0) == 0) return lower_mad(op, form, operands, body);
     if (operands.ptr.size() < 2)
         fail(op, codes::kBadOperand, "a move takes a source and a destination pointer", "2 pointers", std::to_string(operands.ptr.size()));
     lower_cube_move(*this, op, form, operands, body);

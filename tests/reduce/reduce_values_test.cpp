@@ -122,6 +122,74 @@ TEST(ReduceValues, DocumentedCornerCases)
     EXPECT_EQ(std::bit_cast<uint32_t>(out[0]), 0x7fc00000u);
 }
 
+// Row max and min watch for NaNs beside the vector max / min and fold again the rows that may hold one:
+// NaNs first, in the middle, last, everywhere, everywhere but one element, among zeros of both signs and
+// among infinities, and rows without a NaN whose watching sums overflow or meet infinities of both signs,
+// over lengths around the 64 partial results, against the reference.
+template <typename T>
+void check_rows_with_nans(uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    const auto of = [](float x) { return round_float<T>(x); };
+    Storage<T> payload_nan;  // a negative NaN with a payload: the result must still be the canonical NaN
+    if constexpr (std::is_same_v<T, float>) payload_nan = std::bit_cast<float>(0xffc00123u);
+    else payload_nan = 0xfe01;
+    const float inf = std::numeric_limits<float>::infinity(), big = std::is_same_v<T, half> ? 60000.0f : 3e38f;
+    constexpr int kPatterns = 10;
+    for (int length : {1, 2, 7, 31, 63, 64, 65, 100, 128, 129, 256, 300}) {
+        std::vector<Storage<T>> src(size_t(kPatterns) * size_t(length)), out(kPatterns);
+        for (int r = 0; r < kPatterns; ++r) {
+            Storage<T>* row = src.data() + size_t(r) * size_t(length);
+            for (int j = 0; j < length; ++j) row[j] = random_value<T>(rng);
+            switch (r) {
+                case 0: break;  // numbers only
+                case 1: row[0] = payload_nan; break;
+                case 2: row[length / 2] = payload_nan; break;
+                case 3: row[length - 1] = payload_nan; break;
+                case 4: std::fill(row, row + length, payload_nan); break;
+                case 5: std::fill(row, row + length, payload_nan), row[length / 3] = of(-2.5f); break;
+                case 6:
+                    for (int j = 0; j < length; ++j) row[j] = j % 3 == 0 ? payload_nan : of(j % 3 == 1 ? -0.0f : 0.0f);
+                    break;
+                case 7:
+                    for (int j = 0; j < length; ++j) row[j] = j % 2 ? payload_nan : of(j % 4 ? inf : -inf);
+                    break;
+                case 8:
+                    for (int j = 0; j < length; ++j) row[j] = of(j % 2 ? big : -big);
+                    row[0] = of(-inf);
+                    break;
+                default:
+                    for (int j = 0; j < length; ++j) row[j] = of(j % 2 ? inf : -inf);
+                    break;
+            }
+        }
+        TileDesc s, d;
+        s.data = reinterpret_cast<std::byte*>(src.data());
+        d.data = reinterpret_cast<std::byte*>(out.data());
+        s.dtype = d.dtype = Elem<T>::dtype;
+        s.rows = s.valid_rows = d.rows = d.valid_rows = kPatterns;
+        s.cols = s.valid_cols = length;
+        d.cols = d.valid_cols = 1;
+        for (ReduceOp op : {ReduceOp::Max, ReduceOp::Min}) {
+            if (op == ReduceOp::Max) engine::trowmax(d, s, nullptr);
+            else engine::trowmin(d, s, nullptr);
+            for (int r = 0; r < kPatterns; ++r) {
+                const std::vector<Storage<T>> row(src.begin() + r * length, src.begin() + (r + 1) * length);
+                const Storage<T> want = extreme<T>(op, row);
+                ASSERT_TRUE(same_bits<T>(out[size_t(r)], want))
+                    << (op == ReduceOp::Max ? "max" : "min") << ", length " << length << ", pattern " << r << ": "
+                    << text_of<T>(out[size_t(r)]) << " instead of " << text_of<T>(want);
+            }
+        }
+    }
+}
+
+TEST(ReduceValues, RowMaxMinWithNaNsAnywhere)
+{
+    check_rows_with_nans<float>(21);
+    check_rows_with_nans<half>(22);  // the cpu profile reduces no bfloat16 rows
+}
+
 }  // namespace
 
 namespace {

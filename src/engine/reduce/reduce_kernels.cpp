@@ -53,6 +53,8 @@ struct Combine;
 
 template <>
 struct Combine<ReduceOp::Sum> {
+    template <typename C>
+    static constexpr bool kWatchesNaN = false;
     using Element = elementwise::Add;  // integers wrap
     template <typename C>
     static C identity()
@@ -70,6 +72,11 @@ struct Combine<ReduceOp::Sum> {
     {
         return hn::Add(a, b);
     }
+    template <class V>
+    static V apply_to_numbers(V a, V b)
+    {
+        return apply(a, b);
+    }
 };
 
 // Integer products wrap. Highway has no 8- or 64-bit lane multiply; no profile multiplies those types,
@@ -79,6 +86,8 @@ inline constexpr bool kVectorMultiply = !std::is_integral_v<T> || sizeof(T) == 2
 
 template <>
 struct Combine<ReduceOp::Prod> {
+    template <typename C>
+    static constexpr bool kWatchesNaN = false;
     using Element = elementwise::Mul;
     template <typename C>
     static C identity()
@@ -95,14 +104,20 @@ struct Combine<ReduceOp::Prod> {
     {
         return hn::Mul(a, b);
     }
+    template <class V>
+    static V apply_to_numbers(V a, V b)
+    {
+        return apply(a, b);
+    }
 };
 
-// Max and min run fast in the loops and settle the rare cases afterwards. In the loops a NaN element gives
-// way to the accumulator (never a NaN: it starts at -inf, resp. +inf), so the plain vector max / min
-// only ever meets numbers; it may pick either zero of a tie between -0 and +0. A result that is a zero
-// or the starting infinity (a line of NaNs and infinities) is therefore not settled: the line is then
-// folded again one element at a time with TMAX's maximumNumber (TMIN's minimumNumber), which decides
-// the zero's sign and NaNs exactly.
+// Max and min run fast in the loops and settle the rare cases afterwards. Along lines the plain vector
+// max / min meets every element, and a NaN watch (reduce_along) sends a line that may hold a NaN to the
+// fold below; across lines a NaN element gives way to the accumulator (never a NaN: it starts at -inf,
+// resp. +inf). Either way the vector max / min only decides between numbers; it may pick either zero of a
+// tie between -0 and +0. A result that is a zero or the starting infinity (a line of NaNs and infinities)
+// is therefore not settled either: the line is then folded again one element at a time with TMAX's
+// maximumNumber (TMIN's minimumNumber), which decides the zero's sign and NaNs exactly.
 template <bool kMax>
 struct Extreme {
     using Element = std::conditional_t<kMax, elementwise::Max, elementwise::Min>;
@@ -118,11 +133,18 @@ struct Extreme {
         if constexpr (std::is_floating_point_v<C>) return result != 0 && result != identity<C>();
         else return true;
     }
+    template <typename C>
+    static constexpr bool kWatchesNaN = std::is_floating_point_v<C>;
+    template <class V>
+    static V apply_to_numbers(V acc, V x)
+    {
+        return kMax ? hn::Max(acc, x) : hn::Min(acc, x);
+    }
     template <class V>
     static V apply(V acc, V x)
     {
         if constexpr (hwy::IsFloat<hn::TFromV<V>>()) x = hn::IfThenElse(hn::IsNaN(x), acc, x);
-        return kMax ? hn::Max(acc, x) : hn::Min(acc, x);
+        return apply_to_numbers(acc, x);
     }
 };
 
@@ -183,18 +205,27 @@ HWY_INLINE hn::TFromD<D> halving_tree(D, hn::Vec<D> v)
 #if HWY_TARGET != HWY_SCALAR  // one lane: nothing to halve
     if constexpr (hn::MaxLanes(D()) > 1) {
         const hn::Half<D> half_d;
-        return halving_tree<Op>(half_d, Op::apply(hn::LowerHalf(half_d, v), hn::UpperHalf(half_d, v)));
+        return halving_tree<Op>(half_d, Op::apply_to_numbers(hn::LowerHalf(half_d, v), hn::UpperHalf(half_d, v)));
     }
 #endif
     return hn::GetLane(v);
 }
 
-// Combines kPartials elements at p into the partial results.
+// Sums of a line's elements kept beside the float max / min partial results, four to keep four additions
+// in flight: a NaN element makes its sum NaN for good (infinities of both signs, or an overflow met by
+// one, make one too, and only cost a fold), so the partial results need only the plain vector max / min.
+constexpr std::size_t kNaNWatches = 4;
+
+// Combines kPartials elements at p into the partial results (and into the NaN watch when Op keeps one).
 template <typename T, class Op, class D, class V, typename S>
-HWY_INLINE void accumulate_block(D d, V* partials, const S* p)
+HWY_INLINE void accumulate_block(D d, V* partials, V* nan_watch, const S* p)
 {
     constexpr std::size_t N = hn::MaxLanes(D());
-    for (std::size_t v = 0; v < kPartials / N; ++v) partials[v] = Op::apply(partials[v], LaneForm<T>::load(d, p + v * N));
+    for (std::size_t v = 0; v < kPartials / N; ++v) {
+        const V x = LaneForm<T>::load(d, p + v * N);
+        partials[v] = Op::apply_to_numbers(partials[v], x);
+        if constexpr (Op::template kWatchesNaN<hn::TFromD<D>>) nan_watch[v % kNaNWatches] = hn::Add(nan_watch[v % kNaNWatches], x);
+    }
 }
 
 template <typename T, ReduceOp kOp>
@@ -215,18 +246,25 @@ void reduce_along(const ReduceJob<typename Format<T>::Storage>& job)
     for (int64_t i = 0; i < job.shape.count; ++i) {
         const S* line = job.src.line(i);
         hn::Vec<D> partials[kVectors];
+        hn::Vec<D> nan_watch[kNaNWatches];
+        for (auto& v : nan_watch) v = hn::Zero(d);
         for (auto& v : partials) v = hn::Set(d, Op::template identity<C>());
-        for (int64_t j = 0; j < full; j += int64_t(kPartials)) accumulate_block<T, Op>(d, partials, line + j);
+        for (int64_t j = 0; j < full; j += int64_t(kPartials)) accumulate_block<T, Op>(d, partials, nan_watch, line + j);
         if (full < length) {
             HWY_ALIGN S tail[kPartials];
             std::fill(std::copy(line + full, line + length, tail), tail + kPartials, padding);
-            accumulate_block<T, Op>(d, partials, tail);
+            accumulate_block<T, Op>(d, partials, nan_watch, tail);
+        }
+        bool may_hold_nan = false;
+        if constexpr (Op::template kWatchesNaN<C>) {
+            for (std::size_t v = 1; v < kNaNWatches; ++v) nan_watch[0] = hn::Add(nan_watch[0], nan_watch[v]);
+            may_hold_nan = !hn::AllFalse(d, hn::IsNaN(nan_watch[0]));
         }
         // The halving tree over the partial results: across vectors, then within the last one.
         for (std::size_t width = kVectors; width > 1; width /= 2)
-            for (std::size_t v = 0; v < width / 2; ++v) partials[v] = Op::apply(partials[v], partials[v + width / 2]);
+            for (std::size_t v = 0; v < width / 2; ++v) partials[v] = Op::apply_to_numbers(partials[v], partials[v + width / 2]);
         const C result = halving_tree<Op>(d, partials[0]);
-        job.out[i * job.out_stride] = finish<T>(Op::settled(result) ? result : fold<T, Op>(line, length, 1));
+        job.out[i * job.out_stride] = finish<T>(!may_hold_nan && Op::settled(result) ? result : fold<T, Op>(line, length, 1));
     }
 }
 

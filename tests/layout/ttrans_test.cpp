@@ -1,9 +1,11 @@
 // TTRANS against the definition dst(i, j) = src(j, i), bit for bit, over random shapes and valid regions,
 // 1-, 2- and 4-byte elements, the register-blocked row-major path and the general one (column-major
-// tiles), in place; both doors; the rules.
+// tiles), in place; the row-major kernel alone against the element loop on every SIMD target; both
+// doors; the rules.
 #include <pto/pto-inst.hpp>
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cstring>
 #include <random>
@@ -13,6 +15,7 @@
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
+#include "engine/layout/transpose_kernel.hpp"
 #include "support/asm_arguments.hpp"
 #include "support/test_support.hpp"
 
@@ -61,6 +64,44 @@ TEST(Ttrans, RowMajorEveryElementSize)
     expect_transpose<half, BLayout::RowMajor, 48, 32>(2);
     expect_transpose<int8_t, BLayout::RowMajor, 64, 96>(3);
     expect_transpose<uint32_t, BLayout::RowMajor, 8, 64>(4);
+}
+
+// The kernel alone against the plain element loop, on random bits: sizes on both sides of its bands
+// (two 16-byte blocks one above the other) and 64-byte squares and between them, strides wider than the
+// rows; nothing outside the transposed region is written.
+template <typename Word>
+void expect_kernel_matches_loop(uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    constexpr int kBand = 32 / sizeof(Word), kSquare = 64 / sizeof(Word);
+    const int edges[] = {1, kBand / 2 - 1, kBand / 2, kBand - 1, kBand, kBand + 1, kSquare - 1, kSquare + kBand / 2 + 3, 3 * kSquare + 5};
+    for (int trial = 0; trial < 40; ++trial) {
+        const int rows = trial < 9 ? edges[trial] : 1 + int(rng() % (4 * kSquare));
+        const int cols = trial < 9 ? edges[8 - trial] : 1 + int(rng() % (4 * kSquare));
+        const int64_t src_stride = cols + int64_t(rng() % 5), dst_stride = rows + int64_t(rng() % 5);
+        std::vector<Word> src(size_t(rows * src_stride)), dst(size_t(cols * dst_stride)), want;
+        for (Word& w : src) w = Word(rng());
+        for (Word& w : dst) w = Word(rng());
+        want = dst;
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) want[size_t(c * dst_stride + r)] = src[size_t(r * src_stride + c)];
+        engine::layout::transpose_rows(int(sizeof(Word)), {src.data(), src_stride, dst.data(), dst_stride, rows, cols});
+        ASSERT_EQ(dst, want) << sizeof(Word) << "-byte elements, " << rows << " x " << cols;
+    }
+}
+
+// On every SIMD target this CPU runs: the bands are one block high on 16-byte targets.
+TEST(Ttrans, KernelMatchesTheElementLoopOnEveryTarget)
+{
+    for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        expect_kernel_matches_loop<uint32_t>(11);
+        expect_kernel_matches_loop<uint16_t>(12);
+        expect_kernel_matches_loop<uint8_t>(13);
+        if (HasFatalFailure()) break;
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
 
 TEST(Ttrans, ColumnMajorSources)

@@ -1,6 +1,6 @@
 // TTRANS's kernel for unboxed row-major tiles: square blocks of one 16-byte vector per row (4 x 4 words,
-// 8 x 8 halves, 16 x 16 bytes) transposed in registers by repeated interleaving, the ragged edges one
-// element at a time.
+// 8 x 8 halves, 16 x 16 bytes) transposed in registers by repeated interleaving, two such blocks at once
+// in a 32-byte vector where the target has one, the ragged edges one element at a time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "engine/layout/transpose_kernel.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -28,15 +28,35 @@ HWY_INLINE void transpose_scalar(const Transpose& t, int r0, int r1, int c0, int
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// One block of n x n elements, n = the lanes of a 16-byte vector. Interleaving row k with row k + n/2
-// into rows 2k and 2k + 1, log2(n) times over, leaves column i of the block in row i.
+// Vectors of up to 32 bytes: 16-byte blocks of n x n elements (n = 16 / sizeof(T)) are transposed each in
+// its own part of the vector, and a 32-byte vector takes two blocks that lie one above the other in src, so
+// that they come out side by side: each dst row is then written 32 bytes at a time.
 template <typename T>
-HWY_INLINE void transpose_block(const T* src, int64_t src_stride, T* dst, int64_t dst_stride)
+using BandTag = hn::CappedTag<T, 32 / sizeof(T)>;
+
+// Row i of the band's n columns at c: elements [c, c + n) of rows i, i + n, ... of the band, one per block.
+template <class D, typename T>
+HWY_INLINE hn::Vec<D> load_blocks(D d, const T* p, int64_t stride)
 {
-    const hn::Full128<T> d;
     constexpr int n = 16 / sizeof(T);
-    hn::Vec<decltype(d)> rows[n], next[n];
-    for (int i = 0; i < n; ++i) rows[i] = hn::LoadU(d, src + i * src_stride);
+    if constexpr (hn::MaxLanes(d) == n) {
+        return hn::LoadU(d, p);
+    } else {
+        static_assert(hn::MaxLanes(d) == 2 * n, "one or two 16-byte blocks per vector");
+        const hn::Half<D> half;
+        return hn::Combine(d, hn::LoadU(half, p + n * stride), hn::LoadU(half, p));
+    }
+}
+
+// The n columns at src's (r, c) of a band of MaxLanes(d) rows, written as n rows of dst from (c, r).
+// Interleaving row k with row k + n/2 into rows 2k and 2k + 1, log2(n) times over, leaves column i of each
+// block in row i.
+template <class D, typename T>
+HWY_INLINE void transpose_band_columns(D d, const T* src, int64_t src_stride, T* dst, int64_t dst_stride)
+{
+    constexpr int n = 16 / sizeof(T);
+    hn::Vec<D> rows[n], next[n];
+    for (int i = 0; i < n; ++i) rows[i] = load_blocks(d, src + i * src_stride, src_stride);
     for (int stage = 1; stage < n; stage *= 2) {
         for (int k = 0; k < n / 2; ++k) {
             next[2 * k] = hn::InterleaveLower(d, rows[k], rows[k + n / 2]);
@@ -45,6 +65,26 @@ HWY_INLINE void transpose_block(const T* src, int64_t src_stride, T* dst, int64_
         for (int i = 0; i < n; ++i) rows[i] = next[i];
     }
     for (int i = 0; i < n; ++i) hn::StoreU(rows[i], d, dst + i * dst_stride);
+}
+
+// Bands of MaxLanes(d) rows from first_row, over the whole groups of n columns; returns the first row left.
+template <class D>
+HWY_INLINE int transpose_bands(D d, const Transpose& t, int first_row)
+{
+    using T = hn::TFromD<D>;
+    constexpr int n = 16 / sizeof(T), band = int(hn::MaxLanes(d));
+    const T* src = static_cast<const T*>(t.src);
+    T* dst = static_cast<T*>(t.dst);
+    const int end_row = first_row + (t.rows - first_row) / band * band, whole_cols = t.cols / n * n;
+    // Squares of 64 bytes a side, so that each cache line of dst is written whole while it is in L1.
+    constexpr int kSquare = 64 / sizeof(T);
+    for (int r0 = first_row; r0 < end_row; r0 += kSquare)
+        for (int c0 = 0; c0 < whole_cols; c0 += kSquare)
+            for (int c = c0; c < std::min(c0 + kSquare, whole_cols); c += n)
+                for (int r = r0; r < std::min(r0 + kSquare, end_row); r += band)
+                    transpose_band_columns(d, src + int64_t(r) * t.src_stride + c, t.src_stride, dst + int64_t(c) * t.dst_stride + r,
+                                           t.dst_stride);
+    return end_row;
 }
 #endif
 
@@ -55,20 +95,10 @@ HWY_INLINE void transpose(const Transpose& t)
     transpose_scalar<T>(t, 0, t.rows, 0, t.cols);
 #else
     constexpr int n = 16 / sizeof(T);
-    const T* src = static_cast<const T*>(t.src);
-    T* dst = static_cast<T*>(t.dst);
-    const int whole_rows = t.rows / n * n, whole_cols = t.cols / n * n;
-    // Blocks in squares of 64 bytes a side, so that each cache line of dst is written whole while it
-    // is in L1.
-    constexpr int kSquare = 64 / sizeof(T);
-    for (int r0 = 0; r0 < whole_rows; r0 += kSquare)
-        for (int c0 = 0; c0 < whole_cols; c0 += kSquare)
-            for (int c = c0; c < std::min(c0 + kSquare, whole_cols); c += n)
-                for (int r = r0; r < std::min(r0 + kSquare, whole_rows); r += n)
-                    transpose_block<T>(src + int64_t(r) * t.src_stride + c, t.src_stride, dst + int64_t(c) * t.dst_stride + r,
-                                       t.dst_stride);
-    transpose_scalar<T>(t, 0, whole_rows, whole_cols, t.cols);
-    transpose_scalar<T>(t, whole_rows, t.rows, 0, t.cols);
+    int row = transpose_bands(BandTag<T>(), t, 0);
+    if constexpr (hn::MaxLanes(BandTag<T>()) > n) row = transpose_bands(hn::Full128<T>(), t, row);
+    transpose_scalar<T>(t, 0, row, t.cols / n * n, t.cols);
+    transpose_scalar<T>(t, row, t.rows, 0, t.cols);
 #endif
 }
 

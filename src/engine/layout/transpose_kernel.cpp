@@ -34,7 +34,7 @@ HWY_INLINE void transpose_scalar(const Transpose& t, int r0, int r1, int c0, int
 template <typename T>
 using BandTag = hn::CappedTag<T, 32 / sizeof(T)>;
 
-// Row i of the band's n columns at c: elements [c, c + n) of rows i, i + n, ... of the band, one per block.
+// The n elements at p and, in a 32-byte vector, the n elements of the row n below them: one block each.
 template <class D, typename T>
 HWY_INLINE hn::Vec<D> load_blocks(D d, const T* p, int64_t stride)
 {

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "engine/data_movement/acc_quantize.hpp"
+#include "engine/saturation.hpp"
 
 namespace pto::engine::cube {
 
@@ -44,14 +44,6 @@ double accumulator_value(const TileDesc& acc, int64_t r, int64_t c)
     return double(v);
 }
 
-// The largest finite value of a floating destination type.
-double largest_finite(DType t)
-{
-    std::byte buffer[8] = {};
-    numeric::from_double(t, buffer, 0, std::numeric_limits<double>::max(), RoundMode::CAST_RINT, SaturationMode::ON);
-    return numeric::to_double(t, buffer, 0);
-}
-
 // q converted into the destination type at `at` under the writeback's saturation mode.
 void write_converted(const Fixpipe& w, double q, std::byte* at)
 {
@@ -63,9 +55,9 @@ void write_converted(const Fixpipe& w, double q, std::byte* at)
             if (!dtype_is_float(t)) return numeric::from_double(t, at, 0, std::isnan(q) ? 0.0 : q, RoundMode::CAST_RINT, SaturationMode::ON);
             return data_movement::write_quantized(float(q), t, at);
         case FixpipeSaturation::Saturate:
-            if (std::isnan(q)) q = 0.0;
-            if (std::isinf(q) && dtype_is_float(t)) q = std::copysign(largest_finite(t), q);
-            numeric::from_double(t, at, 0, q, RoundMode::CAST_RINT, SaturationMode::ON);
+            // Integer destinations take NaN as 0 and infinities saturated by the conversion itself.
+            numeric::from_double(t, at, 0, dtype_is_float(t) ? saturated(q, t) : (std::isnan(q) ? 0.0 : q), RoundMode::CAST_RINT,
+                                 SaturationMode::ON);
             return;
         case FixpipeSaturation::None: numeric::from_double(t, at, 0, q, RoundMode::CAST_RINT, SaturationMode::OFF); return;
     }

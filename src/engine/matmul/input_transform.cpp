@@ -7,7 +7,8 @@
 
 #include <cmath>
 #include <cstring>
-#include <limits>
+
+#include "engine/saturation.hpp"
 
 namespace pto::engine::matmul {
 
@@ -23,13 +24,6 @@ float round_to_tf32(float v, Tf32Rounding rounding)
     bits &= ~kDropped;
     std::memcpy(&v, &bits, sizeof v);
     return v;
-}
-
-double largest_finite(DType t)
-{
-    std::byte buffer[8] = {};
-    numeric::from_double(t, buffer, 0, std::numeric_limits<double>::max(), RoundMode::CAST_RINT, SaturationMode::ON);
-    return numeric::to_double(t, buffer, 0);
 }
 
 // Replaces every valid element x of `t` by f(x), through double.
@@ -60,18 +54,15 @@ TransformedInput::TransformedInput(const TileDesc& tile, int rows, int cols, Tf3
     std::memcpy(storage_.get(), tile.data, std::size_t(tile.bytes()));
     tile_.data = storage_.get();
     const bool round = tf32 != Tf32Rounding::Off && tile.dtype == DType::F32;
-    const double largest = largest_finite(tile.dtype);
     transform(tile_, rows, cols, [&](double v) {
-        if (saturate && std::isnan(v)) v = 0.0;
-        if (saturate && std::isinf(v)) v = std::copysign(largest, v);
+        if (saturate) v = saturated(v, tile_.dtype);
         return round ? double(round_to_tf32(float(v), tf32)) : v;
     });
 }
 
 void saturate_result(const TileDesc& c, int m, int n)
 {
-    const double largest = largest_finite(c.dtype);
-    transform(c, m, n, [&](double v) { return std::isinf(v) ? std::copysign(largest, v) : v; });
+    transform(c, m, n, [&](double v) { return std::isinf(v) ? saturated(v, c.dtype) : v; });
 }
 
 }  // namespace pto::engine::matmul

@@ -114,6 +114,7 @@ private:
                 continue;
             }
             PointerOperand p;
+            static_cast<PointerInfo&>(p) = pointer_info(t);
             p.value = v;
             const auto* ptr = t.dyn_cast<PtrType>();
             const AddressSpace want = *address_space_from_name(spec.operands[i]);
@@ -122,8 +123,7 @@ private:
                 problem("STRUCT_OPERAND_KIND", "operand " + std::to_string(i) + " must point into " + std::string(spec.operands[i]),
                         "!pto.ptr<T, " + std::string(spec.operands[i]) + ">", t.is_none() ? std::string("an untyped value") : to_string(t));
             }
-            p.memory = memory_of(want);
-            if (ptr && ptr->element && ptr->element->element_dtype()) p.dtype = *ptr->element->element_dtype();
+            p.memory = memory_of(want);  // a pointer into another memory is the problem reported above
             form_.pointers.push_back(p);
         }
     }
@@ -300,6 +300,16 @@ std::optional<engine::DType> atomic_dtype(std::string_view name)
     if (name == "s16" || name == "i16") return I16;
     if (name == "s8" || name == "i8") return I8;
     return std::nullopt;
+}
+
+PointerInfo pointer_info(const Type& t)
+{
+    PointerInfo p;
+    if (const auto* ptr = t.dyn_cast<PtrType>()) {
+        p.memory = ptr->space ? memory_of(*ptr->space) : std::nullopt;
+        if (ptr->element && ptr->element->element_dtype()) p.dtype = *ptr->element->element_dtype();
+    }
+    return p;
 }
 
 std::optional<pto::TileType> memory_of(AddressSpace space)

@@ -3,6 +3,7 @@
 // the problems found on the way; the interpreter runs what was read.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,11 +17,17 @@
 
 namespace pto::as {
 
-// A pointer operand: its memory (none: global memory) and element type.
-struct PointerOperand {
-    const Value* value = nullptr;
+// What a pointer's type says: the memory it points into (none: global memory) and its element type.
+struct PointerInfo {
     std::optional<pto::TileType> memory;
     engine::DType dtype = engine::DType::U8;
+    int element_bytes() const { return std::max(1, engine::dtype_bits(dtype) / 8); }
+};
+PointerInfo pointer_info(const Type& t);
+
+// A positional pointer operand of a micro-instruction.
+struct PointerOperand : PointerInfo {
+    const Value* value = nullptr;
 };
 
 // `count, src_stride, dst_stride` of nburst(...) and loop(...).

@@ -25,23 +25,6 @@ namespace {
 
 using engine::DType;
 
-// What lowering knows of a pointer operand: its memory (none: global memory) and element size.
-struct PointerInfo {
-    std::optional<pto::TileType> memory;
-    DType dtype = DType::U8;
-    int element_bytes() const { return std::max(1, engine::dtype_bits(dtype) / 8); }
-};
-
-PointerInfo pointer_info(const Type& t)
-{
-    PointerInfo p;
-    if (const auto* ptr = t.dyn_cast<PtrType>()) {
-        p.memory = ptr->space ? memory_of(*ptr->space) : std::nullopt;
-        if (ptr->element && ptr->element->element_dtype()) p.dtype = *ptr->element->element_dtype();
-    }
-    return p;
-}
-
 // The host address of `bytes` bytes at the pointer in slot `s`, all inside its memory: else
 // RUN_POINTER_RANGE naming the operand.
 std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const char* operand)
@@ -563,7 +546,7 @@ void Lowerer::lower_cube(const Operation& op, Body& body)
     check_cube_rules(op, form, runtime::active_profile(), problems);
     if (!problems.empty()) fail(op, problems[0].code, problems[0].what, problems[0].expected, problems[0].actual);
     CubeOperands operands;
-    for (const PointerOperand& p : form.pointers) operands.ptr.push_back({slot(p.value), {p.memory, p.dtype}});
+    for (const PointerOperand& p : form.pointers) operands.ptr.push_back({slot(p.value), p});
     for (const Value* v : form.scalars) operands.num.push_back(slot(v));
     if (op.name.rfind("pto.mad", 0) == 0) return lower_mad(op, form, operands, body);
     if (operands.ptr.size() < 2)

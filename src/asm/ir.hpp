@@ -67,6 +67,7 @@ struct OpSpelling {
     ArgStyle arguments = ArgStyle::None;
     bool attributes_in_ins = false;  // DPS: the dictionary sat inside `ins(...)`, not after `outs(...)`
     bool semicolon = false;          // PTO-AS `;` terminator
+    bool bare_results = false;       // several result types after `->` without parentheses (`-> A, B`)
     friend bool operator==(const OpSpelling&, const OpSpelling&) = default;
 };
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "asm/ir.hpp"
+#include "asm/vector_form.hpp"
 
 namespace pto::as {
 
@@ -118,6 +119,10 @@ const OpInfo kOtherOps[] = {
     // Sections run their region in place: one sequential core plays both the cube and the vector core.
     other("pto.section.cube", OpClass::Section, 0, 0, kAny),
     other("pto.section.vector", OpClass::Section, 0, 0, kAny),
+    // A vector interval (vector_form.hpp); the strict form takes in, as its block's arguments, every
+    // outside value its body uses.
+    other("pto.vecscope", OpClass::Section, 0, 0, kAny),
+    other("pto.strict_vecscope", OpClass::Section, 0, kMany, kAny),
 };
 
 // A tile instruction's row: its definition (under an alias, if given) and the operand counts its forms
@@ -154,6 +159,8 @@ struct Table {
             rows.push_back(instruction_row(*def, nullptr));
             for (const engine::Alias& alias : def->aliases) rows.push_back(instruction_row(*def, &alias));
         }
+        for (const VectorOpDef& def : vector_op_definitions())
+            rows.push_back(other(def.name, OpClass::Vector, uint8_t(def.operands.size()), uint8_t(def.operands.size()), kAny));
         for (const OpInfo& info : rows) (info.cls == OpClass::Tile ? by_mnemonic : by_name).emplace(info.key, &info);
     }
 };

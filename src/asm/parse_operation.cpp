@@ -92,8 +92,10 @@ bool Parser::parse_operation(Block& block)
         ok = parse_constant(*op, result_types) && check_result_count(1, bound_count(names), name.loc);
     } else if (n == "arith.cmpi" || n == "arith.cmpf") {
         ok = parse_compare(*op, result_types) && check_result_count(1, bound_count(names), name.loc);
-    } else if (n.rfind("pto.section.", 0) == 0) {
+    } else if (n.rfind("pto.section.", 0) == 0 || n == "pto.vecscope") {
         ok = parse_section(*op) && check_result_count(0, bound_count(names), name.loc);
+    } else if (n == "pto.strict_vecscope") {
+        ok = parse_strict_vecscope(*op) && check_result_count(0, bound_count(names), name.loc);
     } else {
         ok = parse_generic(*op, names, result_types);
     }
@@ -459,7 +461,7 @@ bool Parser::parse_signature(Operation& op, std::vector<Type>& operand_types, st
     if (!parse_type_list(operand_types)) return false;
     if (accept(TokenKind::Arrow)) {
         op.spelling.signature = SigStyle::Arrow;
-        return parse_result_types(result_types);
+        return parse_result_types(result_types, &op.spelling.bare_results);
     }
     if (accept_keyword("to")) {
         op.spelling.signature = SigStyle::Cast;
@@ -712,6 +714,30 @@ bool Parser::parse_section(Operation& op)
     op.regions.back()->parent = &op;
     bool ok = parse_region(*op.regions.back(), {});
     return parse_trailing_attributes(op) && ok;
+}
+
+// pto.strict_vecscope(%a, %b) { ^bb0(%x: A, %y: B): ... } [attr-dict] : (A, B) -> ()
+// The operands become the arguments of the entry block, which the body must declare.
+bool Parser::parse_strict_vecscope(Operation& op)
+{
+    WrittenOperands captured;
+    if (!expect(TokenKind::LParen, "'(' opening the values the scope takes in")) return false;
+    if (!accept(TokenKind::RParen) && (!parse_operand_items(captured, true) || !expect(TokenKind::RParen, "',' or ')'")))
+        return false;
+    if (!captured.layout.empty() && !(captured.layout.size() == 1 && captured.layout[0].style == GroupStyle::Positional))
+        return error(codes::kUnexpectedToken, op.loc, "the values a strict vector scope takes in must be plain", "%value",
+                     "a subscript or keyword group");
+    op.operands = std::move(captured.values);
+    op.regions.push_back(std::make_unique<Region>());
+    op.regions.back()->parent = &op;
+    if (!parse_region(*op.regions.back(), {}) || !parse_trailing_attributes(op)) return false;
+    if (!expect(TokenKind::Colon, "':' and the scope's type")) return false;
+    std::vector<Type> results;
+    if (!parse_signature(op, op.operand_types, results)) return false;
+    if (op.spelling.signature != SigStyle::Functional || !results.empty())
+        return error(codes::kUnexpectedToken, op.loc, "a strict vector scope's type takes values and gives none",
+                     "(A, B) -> ()", "another signature");
+    return true;
 }
 
 bool Parser::parse_trailing_attributes(Operation& op)

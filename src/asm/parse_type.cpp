@@ -65,6 +65,8 @@ bool Parser::parse_type(Type& out)
             out.set_spelling("!" + name);
             return true;
         }
+        if (name == "pto.align") return out = AlignType{}, true;
+        if (name == "pto.mask") return out = MaskType{}, true;
         std::size_t dot = name.find('.');
         out = OpaqueType{name.substr(0, dot), name.substr(dot + 1), std::nullopt};
         return true;
@@ -95,11 +97,18 @@ bool Parser::parse_type_list(std::vector<Type>& out)
     return true;
 }
 
-bool Parser::parse_result_types(std::vector<Type>& out)
+// `T`, `(T, U)`, `()`; where `bare_list` is given also `T, U` (the vector micro-instructions' results),
+// which it reports.
+bool Parser::parse_result_types(std::vector<Type>& out, bool* bare_list)
 {
     if (!accept(TokenKind::LParen)) {
-        out.emplace_back();
-        return parse_type(out.back());
+        if (!bare_list) {
+            out.emplace_back();
+            return parse_type(out.back());
+        }
+        if (!parse_type_list(out)) return false;
+        *bare_list = out.size() > 1;
+        return true;
     }
     if (accept(TokenKind::RParen)) return true;
     return parse_type_list(out) && expect(TokenKind::RParen, "',' or ')'");
@@ -115,6 +124,8 @@ bool Parser::parse_pto_type(const Token& token, Type& out)
         if (name == "pto.tile_view") out.set_spelling(name);
         return true;
     }
+    if (name == "pto.vreg") return parse_vreg_body(token, out);
+    if (name == "pto.mask") return parse_mask_body(token, out);
     if (name == "pto.tile_buf") return parse_body(token, [&] { return parse_tile_body(true, out); });
     if (name == "pto.tile") return parse_body(token, [&] { return parse_tile_body(false, out); });
     std::size_t dot = name.find('.');
@@ -161,6 +172,36 @@ bool Parser::parse_view_body(const Token& token, bool partition, Type& out)
         out = std::move(view);
         return true;
     });
+}
+
+// !pto.vreg<64xf32>: lanes x element
+bool Parser::parse_vreg_body(const Token& token, Type& out)
+{
+    return parse_body(token, [&] {
+        std::vector<int64_t> shape;
+        Type element;
+        if (!parse_shape(shape, &element, nullptr)) return false;
+        if (shape.size() != 1 || shape[0] <= 0)
+            return error(codes::kBadType, token.loc, "a vector register has one static lane count",
+                         "!pto.vreg<NxT>", token.describe());
+        out = VRegType{shape[0], std::make_shared<const Type>(std::move(element))};
+        return true;
+    });
+}
+
+// !pto.mask<b8|b16|b32>, or <G> for a width left to the producing operation
+bool Parser::parse_mask_body(const Token& token, Type& out)
+{
+    const std::string body(trim(token.body));
+    unsigned lane_bytes = 0;
+    if (body == "b8") lane_bytes = 1;
+    else if (body == "b16") lane_bytes = 2;
+    else if (body == "b32") lane_bytes = 4;
+    else if (body != "G")
+        return error(codes::kBadType, token.loc, "unknown predicate width in " + token.describe(), "b8, b16, b32 or G",
+                     body);
+    out = MaskType{lane_bytes, body};
+    return true;
 }
 
 bool Parser::parse_dimension(int64_t& out, DynamicMarker* marker)

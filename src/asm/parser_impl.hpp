@@ -167,6 +167,7 @@ public:
     bool parse_constant(Operation& op, std::vector<Type>& result_types);
     bool parse_compare(Operation& op, std::vector<Type>& result_types);
     bool parse_section(Operation& op);
+    bool parse_strict_vecscope(Operation& op);
     bool parse_trailing_attributes(Operation& op);
     bool parse_integer_literal(int64_t& out);
 
@@ -185,10 +186,12 @@ public:
     // ---- types (parse_type.cpp) --------------------------------------------------------------
     bool parse_type(Type& out);
     bool parse_type_list(std::vector<Type>& out);         // A, B, C (at least one)
-    bool parse_result_types(std::vector<Type>& out);      // T | (T, U) | ()
+    bool parse_result_types(std::vector<Type>& out, bool* bare_list = nullptr);      // T | (T, U) | ()
     bool parse_pto_type(const Token& token, Type& out);
     bool parse_ptr_body(Type& out);
     bool parse_view_body(const Token& token, bool partition, Type& out);
+    bool parse_vreg_body(const Token& token, Type& out);
+    bool parse_mask_body(const Token& token, Type& out);
     bool parse_tile_body(bool buffer, Type& out);
     // `16x128xf32`, `?x?`: `element` null forbids an element type; otherwise one is read, and
     // required unless `element_required` is false.

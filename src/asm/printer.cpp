@@ -136,6 +136,15 @@ void append_type(std::string& out, const Type& type)
                 out += ">";
             } else if constexpr (std::is_same_v<T, TileType>) {
                 append_tile(out, t);
+            } else if constexpr (std::is_same_v<T, VRegType>) {
+                out += "!pto.vreg<" + std::to_string(t.lanes) + "x";
+                if (t.element) append_type(out, *t.element);
+                out += ">";
+            } else if constexpr (std::is_same_v<T, MaskType>) {
+                out += "!pto.mask";
+                if (!t.spelling.empty()) out += "<" + t.spelling + ">";
+            } else if constexpr (std::is_same_v<T, AlignType>) {
+                out += "!pto.align";
             } else if constexpr (std::is_same_v<T, OpaqueType>) {
                 if (t.dialect.empty()) {
                     out += t.name;
@@ -318,19 +327,16 @@ private:
         }
     }
 
-    // `T`, `(T, U)` or `()`.
+    // `T`, `(T, U)` or `()`; `T, U` where the source wrote several without parentheses.
     void result_types(const Operation& op)
     {
-        if (op.results.size() == 1) {
-            type(op.results[0]->type);
-            return;
-        }
-        out_ += "(";
+        const bool parenthesized = op.results.size() != 1 && !(op.spelling.bare_results && !op.results.empty());
+        if (parenthesized) out_ += "(";
         for (std::size_t i = 0; i < op.results.size(); ++i) {
             if (i) out_ += ", ";
             type(op.results[i]->type);
         }
-        out_ += ")";
+        if (parenthesized) out_ += ")";
     }
 
     void values(std::span<Value* const> list)
@@ -464,8 +470,10 @@ private:
             constant(op);
         } else if (n == "arith.cmpi" || n == "arith.cmpf") {
             compare(op);
-        } else if (n.rfind("pto.section.", 0) == 0) {
+        } else if (n.rfind("pto.section.", 0) == 0 || n == "pto.vecscope") {
             section(op);
+        } else if (n == "pto.strict_vecscope") {
+            strict_vecscope(op);
         } else {
             used = generic(op);
         }
@@ -835,6 +843,18 @@ private:
         attributes(op.attributes);
     }
 
+    void strict_vecscope(const Operation& op)
+    {
+        out_ += name_in(op, choose_form(op)) + "(";
+        values(op.operands);
+        out_ += ") ";
+        region(*op.regions.at(0), false);
+        attributes(op.attributes);
+        out_ += " : (";
+        type_list(op.operand_types);
+        out_ += ") -> ()";
+    }
+
     // ---- MLIR's generic form ------------------------------------------------------------------
 
     // Whether an operation read in generic form has the shape its custom syntax can express: a
@@ -872,7 +892,10 @@ private:
             return op.regions.size() == 2 && !op.regions[0]->blocks.empty() &&
                    op.regions[0]->blocks[0]->arguments.size() == op.operands.size() && op.regions[1]->blocks.size() > 0;
         if (n == "scf.condition") return !op.operands.empty() && op.regions.empty();
-        if (n.rfind("pto.section.", 0) == 0) return op.regions.size() == 1 && op.operands.empty() && op.results.empty();
+        if (n.rfind("pto.section.", 0) == 0 || n == "pto.vecscope")
+            return op.regions.size() == 1 && op.operands.empty() && op.results.empty();
+        if (n == "pto.strict_vecscope")
+            return op.regions.size() == 1 && op.results.empty() && op.operand_types.size() == op.operands.size();
         return op.regions.empty();  // the positional and DPS syntax have no regions
     }
 

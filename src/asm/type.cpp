@@ -45,6 +45,10 @@ bool same_storage(const Type::Storage& a, const Type::Storage& b, bool exact)
                        same_element(x.element, y.element, exact) && x.layout == y.layout;
             } else if constexpr (std::is_same_v<T, TileType>) {
                 return same_tile(x, y, exact);
+            } else if constexpr (std::is_same_v<T, VRegType>) {
+                return x.lanes == y.lanes && same_element(x.element, y.element, exact);
+            } else if constexpr (std::is_same_v<T, MaskType>) {
+                return x.lane_bytes == y.lane_bytes && (!exact || x.spelling == y.spelling);
             } else if constexpr (std::is_same_v<T, OpaqueType>) {
                 return x.dialect == y.dialect && x.name == y.name && x.body == y.body;
             } else {
@@ -166,6 +170,7 @@ std::optional<engine::DType> Type::element_dtype() const
     if (const auto* p = dyn_cast<PtrType>()) element = &p->element;
     if (const auto* v = dyn_cast<TensorViewType>()) element = &v->element;
     if (const auto* t = dyn_cast<TileType>()) element = &t->dtype;
+    if (const auto* r = dyn_cast<VRegType>()) element = &r->element;
     if (element && *element) return (*element)->element_dtype();
     return std::nullopt;
 }

@@ -97,6 +97,26 @@ struct TileType {
     TileSpelling spelling;
 };
 
+// `!pto.vreg<64xf32>`: a vector register of the vector micro-instructions, `lanes` elements filling
+// its 256 bytes.
+struct VRegType {
+    int64_t lanes = 0;
+    TypeRef element;
+};
+
+// `!pto.mask<b32>`: a predicate over the lanes of one element width. `lane_bytes` is 1, 2 or 4 for
+// b8, b16 and b32; 0 when the source left the width open (`!pto.mask<G>`, `!pto.mask`), which the op
+// that produces the mask then decides.
+struct MaskType {
+    unsigned lane_bytes = 0;
+    std::string spelling;  // the body as written (`b32`, `G`), empty when there was none
+};
+
+// `!pto.align`: the alignment-buffer state that unaligned vector loads and stores thread through.
+struct AlignType {
+    friend bool operator==(const AlignType&, const AlignType&) = default;
+};
+
 // Any other dialect or builtin type (`!pto.event<...>`, `!pto.vreg<64xf32>`, `memref<?xf32>`), kept
 // as its dialect, name and body text.
 struct OpaqueType {
@@ -108,7 +128,7 @@ struct OpaqueType {
 class Type {
 public:
     using Storage = std::variant<std::monostate, IndexType, IntegerType, FloatType, PtrType, TensorViewType,
-                                 TileType, OpaqueType>;
+                                 TileType, VRegType, MaskType, AlignType, OpaqueType>;
 
     Type() = default;  // "no type": a value whose type the source did not state
     Type(IndexType t) : storage_(t) {}
@@ -117,6 +137,9 @@ public:
     Type(PtrType t) : storage_(std::move(t)) {}
     Type(TensorViewType t) : storage_(std::move(t)) {}
     Type(TileType t) : storage_(std::move(t)) {}
+    Type(VRegType t) : storage_(std::move(t)) {}
+    Type(MaskType t) : storage_(std::move(t)) {}
+    Type(AlignType t) : storage_(t) {}
     Type(OpaqueType t) : storage_(std::move(t)) {}
 
     static Type index() { return IndexType{}; }
@@ -133,7 +156,9 @@ public:
     const Storage& storage() const { return storage_; }
 
     bool is_scalar() const { return is<IndexType>() || is<IntegerType>() || is<FloatType>(); }
-    // The engine element type of a scalar, or of a tile's / view's / pointer's element.
+    // A vector register, predicate mask or alignment state: the values of a vector interval.
+    bool is_vector_state() const { return is<VRegType>() || is<MaskType>() || is<AlignType>(); }
+    // The engine element type of a scalar, or of a tile's / view's / pointer's / register's element.
     std::optional<engine::DType> element_dtype() const;
 
     // Exact text as written (`ui8` vs `u8`, `f8E4M3FN` vs `f8e4m3`); empty means canonical.

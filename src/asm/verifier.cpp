@@ -13,6 +13,7 @@
 #include "asm/op_table.hpp"
 #include "asm/operand_descriptors.hpp"
 #include "asm/printer.hpp"
+#include "asm/vector_form.hpp"
 
 namespace pto::as {
 
@@ -54,17 +55,59 @@ private:
             for (const auto& owned : block->operations) {
                 const Operation& op = *owned;
                 for (const Value* v : op.operands)
-                    if (!visible.count(v))
-                        error(codes::kUseBeforeDef, op, "operand does not dominate its use", "a value defined before, in this or an enclosing region",
-                              v->reference());
+                    if (!visible.count(v)) {
+                        if (strict_scope_)
+                            error("STRUCT_VECSCOPE_CAPTURE", op, "a strict vector scope takes outside values only as its operands",
+                                  "a value of the scope", v->reference());
+                        else
+                            error(codes::kUseBeforeDef, op, "operand does not dominate its use",
+                                  "a value defined before, in this or an enclosing region", v->reference());
+                    }
                 const bool terminator = op.name == "scf.yield" || op.name == "scf.condition" || op.name == "func.return";
                 if (terminator && &op != last) error(codes::kTerminator, op, "a terminator must end its block", "the last operation", "an operation after it");
                 verify_op(op);
-                for (const auto& nested : op.regions) verify_region(*nested, visible, nullptr, &op);
+                verify_vector_interval(op);
+                if (is_vector_scope(op)) {
+                    // The strict form's body sees nothing from outside but its block's arguments.
+                    const bool strict = op.name == "pto.strict_vecscope";
+                    const bool outer_strict = strict_scope_;
+                    ++vector_scopes_;
+                    strict_scope_ = strict;
+                    for (const auto& nested : op.regions) verify_region(*nested, strict ? std::unordered_set<const Value*>{} : visible, nullptr, &op);
+                    strict_scope_ = outer_strict;
+                    --vector_scopes_;
+                } else {
+                    for (const auto& nested : op.regions) verify_region(*nested, visible, nullptr, &op);
+                }
                 for (const auto& r : op.results) visible.insert(r.get());
             }
             verify_terminator(last, function, parent, region.loc);
         }
+    }
+
+    static bool is_vector_scope(const Operation& op) { return op.name == "pto.vecscope" || op.name == "pto.strict_vecscope"; }
+
+    // Vector registers, masks and alignment states live inside exactly one vector interval: every
+    // operation that makes or takes one stands in a pto.vecscope / pto.strict_vecscope, and scopes do
+    // not nest. A strict scope's operands match its block's arguments.
+    void verify_vector_interval(const Operation& op)
+    {
+        if (is_vector_scope(op)) {
+            if (vector_scopes_ > 0) error("STRUCT_VECSCOPE_NESTED", op, "vector scopes do not nest", "one vector interval", "a scope inside a scope");
+            const Block* entry = op.regions.empty() || op.regions[0]->blocks.empty() ? nullptr : op.regions[0]->blocks[0].get();
+            if (op.name == "pto.strict_vecscope" && entry && entry->arguments.size() != op.operands.size())
+                error(codes::kOperandCount, op, "the scope's operands are its block's arguments",
+                      std::to_string(entry->arguments.size()), std::to_string(op.operands.size()));
+            return;
+        }
+        if (vector_scopes_ > 0) return;
+        auto vector_state = [](const Type& t) { return t.is_vector_state(); };
+        bool uses = false;
+        for (std::size_t i = 0; i < op.operands.size(); ++i) uses = uses || vector_state(op.operand_type(i));
+        for (const auto& r : op.results) uses = uses || vector_state(r->type);
+        if (uses)
+            error("STRUCT_VECSCOPE", op, "vector registers, masks and alignment states live inside a vector interval",
+                  "the operation inside a pto.vecscope or pto.strict_vecscope", "outside");
     }
 
     void verify_terminator(const Operation* last, const Function* function, const Operation* parent, SourceLocation region_loc)
@@ -102,6 +145,12 @@ private:
             return;
         }
         if (info->cls == OpClass::Tile) return verify_instruction(op, *info);
+        if (info->cls == OpClass::Vector) {
+            std::vector<VectorProblem> problems;
+            read_vector_form(op, problems);
+            for (VectorProblem& p : problems) error(p.code, op, std::move(p.what), std::move(p.expected), std::move(p.actual));
+            return;
+        }
         if (info->cls == OpClass::Cube) {
             std::vector<CubeProblem> problems;
             const CubeForm form = read_cube_form(op, problems);
@@ -298,6 +347,8 @@ private:
     const Module& module_;
     const profile::Profile& profile_;
     DiagnosticSink sink_;
+    int vector_scopes_ = 0;      // vector scopes around the operation being verified
+    bool strict_scope_ = false;  // the innermost one is a pto.strict_vecscope
 };
 
 }  // namespace

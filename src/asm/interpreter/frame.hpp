@@ -7,13 +7,16 @@
 #include <vector>
 
 #include <pto/engine/descriptor.hpp>
+#include <pto/engine/ops/vector.hpp>
 
 namespace pto::as::interp {
 
 struct Step;
 
 // One SSA value. Scalars use `i` (index and integers, sign-extended from their width; i1 is 0 or 1)
-// or `f` (floats, already rounded to their type); tiles use `tile`; pointers and views use `view`.
+// or `f` (floats, already rounded to their type); tiles use `tile`; pointers and views use `view`;
+// vector registers and masks use `reg`, shared between copies of the slot (block arguments, results)
+// and written only through `writable_register`, so each copy keeps the value it was given.
 struct Slot {
     union {
         int64_t i;
@@ -21,8 +24,16 @@ struct Slot {
     };
     engine::TileDesc tile;
     engine::GlobalDesc view;
+    std::shared_ptr<engine::vector::Register> reg;
     Slot() : i(0) {}
 };
+
+// The register of slot `s` to write a new value into: its own when no other slot shares it.
+inline engine::vector::Register& writable_register(Slot& s)
+{
+    if (!s.reg || s.reg.use_count() > 1) s.reg = std::make_shared<engine::vector::Register>();
+    return *s.reg;
+}
 
 struct Frame {
     std::vector<Slot> slots;

@@ -93,15 +93,27 @@ Body* Lowerer::lower_block(const Block& block)
             case OpClass::Query: lower_query(op, *body); break;
             case OpClass::Sync: lower_sync(op, *body); break;
             case OpClass::Section:
+                // A section or vector scope runs its region in place; a strict vector scope first passes
+                // its operands to its block's arguments.
                 for (const auto& region : op.regions)
                     for (const auto& b : region->blocks) {
                         const Body* inner = lower_block(*b);
-                        body->steps.push_back({[inner](Frame& f) { run_body(*inner, f); }, &op});
+                        std::vector<int> from;
+                        for (const Value* v : op.operands) from.push_back(slot(v));
+                        if (from.size() != inner->arguments.size())
+                            fail(op, codes::kBadOperand, "the scope's operands are its block's arguments",
+                                 std::to_string(inner->arguments.size()), std::to_string(from.size()));
+                        body->steps.push_back({[inner, from](Frame& f) {
+                                                   for (std::size_t i = 0; i < from.size(); ++i) f.slots[inner->arguments[i]] = f.slots[from[i]];
+                                                   run_body(*inner, f);
+                                               },
+                                               &op});
                     }
                 break;
             case OpClass::Tile: lower_tile(op, *info, *body); break;
             case OpClass::Pointer: lower_pointer(op, *body); break;
             case OpClass::Cube: lower_cube(op, *body); break;
+            case OpClass::Vector: lower_vector(op, *body); break;
         }
     }
     return body;

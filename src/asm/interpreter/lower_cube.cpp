@@ -17,6 +17,7 @@
 
 #include "asm/cube_form.hpp"
 #include "asm/interpreter/lowering.hpp"
+#include "asm/interpreter/pointer_access.hpp"
 #include "asm/interpreter/scalar.hpp"
 
 namespace pto::as::interp {
@@ -25,48 +26,7 @@ namespace {
 
 using engine::DType;
 
-// The host address of `bytes` bytes at the pointer in slot `s`, all inside its memory: else
-// RUN_POINTER_RANGE naming the operand.
-std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const char* operand)
-{
-    if (!p.memory) {
-        std::byte* at = s.view.data;
-        const int64_t have = runtime::global_bytes_after(at);
-        if (have < 0 || bytes > have)
-            runtime::fail({"RUN_POINTER_RANGE", "", operand, "the access leaves the global allocation",
-                           have < 0 ? "an address inside an allocation" : "at most " + std::to_string(have) + " bytes",
-                           std::to_string(bytes) + " bytes", ""});
-        return at;
-    }
-    const uint64_t size = runtime::memory_size(*p.memory);
-    if (s.i < 0 || bytes < 0 || uint64_t(s.i) + uint64_t(bytes) > size)
-        runtime::fail({"RUN_POINTER_RANGE", "", operand, "the access leaves " + std::string(profile::memory_name(*p.memory)),
-                       "bytes [0, " + std::to_string(size) + ")",
-                       "[" + std::to_string(s.i) + ", " + std::to_string(s.i + bytes) + ")", ""});
-    return runtime::memory_base(*p.memory) + s.i;
-}
-
-// Moves the pointer in `s` by `count` elements of `bytes` bytes. A result past what 64 bits hold points
-// nowhere (an on-chip offset of -1, a null global address), so that any access through it is refused.
-void advance(const PointerInfo& p, Slot& s, int64_t count, int64_t bytes)
-{
-    int64_t delta = 0;
-    if (p.memory) {
-        if (__builtin_mul_overflow(count, bytes, &delta) || __builtin_add_overflow(s.i, delta, &s.i)) s.i = -1;
-        return;
-    }
-    const __int128 at = __int128(reinterpret_cast<uintptr_t>(s.view.data)) + __int128(count) * bytes;
-    const bool representable = at >= 0 && at <= __int128(UINTPTR_MAX);
-    s.view.data = representable ? reinterpret_cast<std::byte*>(uintptr_t(at)) : nullptr;
-}
-
-void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, const char* operand)
-{
-    const int64_t at = p.memory ? s.i : int64_t(reinterpret_cast<uintptr_t>(s.view.data));
-    if (at % alignment != 0)
-        runtime::fail({"RUN_POINTER_ALIGN", "", operand, "the cube's buffers are addressed in 32-byte units",
-                       "a multiple of " + std::to_string(alignment), std::to_string(at), ""});
-}
+constexpr const char* kCubeUnits = "the cube's buffers are addressed in 32-byte units";
 
 int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
@@ -91,7 +51,7 @@ engine::TileDesc cube_tile(pto::TileType loc, DType dtype, int64_t rows, int64_t
 // The tile at a pointer: its storage checked to lie in the pointer's memory.
 engine::TileDesc place(engine::TileDesc t, const PointerInfo& p, const Slot& s, const char* operand)
 {
-    require_aligned(p, s, 32, operand);
+    require_aligned(p, s, 32, operand, kCubeUnits);
     t.data = address(p, s, t.valid_span_bytes(), operand);
     return t;
 }
@@ -268,7 +228,7 @@ void lower_mad(const Operation& op, const CubeForm& form, const CubeOperands& o,
         if (m == 1 && gemv_row) {
             // GEMV organisation: the row's values lie contiguous at lhs.
             const int64_t bytes = a.element_bits() / 8;
-            require_aligned(lhs.info, f.slots[lhs.slot], 32, "lhs");
+            require_aligned(lhs.info, f.slots[lhs.slot], 32, "lhs", kCubeUnits);
             const std::byte* row = address(lhs.info, f.slots[lhs.slot], k_elements * bytes, "lhs");
             if (runtime::checked() && runtime::first_unwritten(row, std::size_t(k_elements * bytes)) >= 0)
                 runtime::fail({"RUN_UNINIT_READ", "", "lhs", "reads a GEMV row that nothing has written", "initialised data", "never-written bytes", ""});
@@ -351,8 +311,8 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
             for (const engine::cube::BurstLevel& level : pattern) bursts *= double(level.count);
             require_bounded_work(bursts, "bursts");
             if (blocks) {
-                require_aligned(src.info, f.slots[src.slot], 32, "src");
-                require_aligned(dst.info, f.slots[dst.slot], 32, "dst");
+                require_aligned(src.info, f.slots[src.slot], 32, "src", kCubeUnits);
+                require_aligned(dst.info, f.slots[dst.slot], 32, "dst", kCubeUnits);
             }
             const int64_t src_end = engine::cube::burst_extent(length, pattern, true);
             const int64_t dst_end = engine::cube::burst_extent(length * widen, pattern, false);
@@ -392,7 +352,7 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
             if (p.small_c0 && p.cols > engine::cube::kSmallC0Lanes)
                 runtime::fail({"RUN_FRAC_SMALL_C0", "", "shape", "small-C0 packing takes at most 4 channels", "d_value <= 4",
                                std::to_string(p.cols), ""});
-            require_aligned(dst.info, f.slots[dst.slot], 32, "dst");
+            require_aligned(dst.info, f.slots[dst.slot], 32, "dst", kCubeUnits);
             require_bounded_work(double(p.groups) * double(p.rows) * double(p.cols), "elements");
             p.src = address(src.info, f.slots[src.slot], engine::cube::nd_to_nz_source_extent(p), "src");
             p.dst = address(dst.info, f.slots[dst.slot], engine::cube::nd_to_nz_destination_extent(p), "dst");
@@ -530,7 +490,7 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
             acc.rows = int32_t(src_rows);
             acc = place(acc, src.info, from, "src");
             w.src = &acc;
-            if (dst.info.memory) require_aligned(dst.info, to, 32, "dst");
+            if (dst.info.memory) require_aligned(dst.info, to, 32, "dst", kCubeUnits);
             w.dst = address(dst.info, to, engine::cube::fixpipe_extent(w), "dst");
             engine::cube::fixpipe(w);
         }

@@ -63,6 +63,7 @@ public:
     void lower_tile(const Operation& op, const OpInfo& info, Body& body);
     void lower_pointer(const Operation& op, Body& body);
     void lower_cube(const Operation& op, Body& body);
+    void lower_vector(const Operation& op, Body& body);
 
     // The tile descriptor a tile type describes, without storage.
     engine::TileDesc tile_prototype(const Operation& op, const Type& type) const;

@@ -1,0 +1,94 @@
+// The vector micro-instructions (`pto.v*`, `pto.p*`): 256-byte vector registers, predicate masks, and
+// the kernels that load, store and compute on them. Each kernel works on whole registers, compiled once,
+// so that running a vector instruction is one call, never a loop over lanes in the interpreter.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include <pto/engine/dtype.hpp>
+
+namespace pto::engine::vector {
+
+inline constexpr int kRegisterBytes = 256;
+
+// A vector register, or a predicate mask. A mask holds one byte per register byte, 0x00 or 0xff, and
+// covers lanes of `lane_bytes` bytes: lane i is active when its bytes are 0xff (a mask's lanes are all
+// set or all clear). The width is what the instruction that made the mask said (b8, b16, b32); the
+// instructions that take a mask require it to match their lanes.
+struct Register {
+    alignas(64) std::array<std::byte, kRegisterBytes> bytes{};
+    uint8_t lane_bytes = 0;  // masks only
+};
+
+// ---- loads and stores --------------------------------------------------------------------------
+
+// pto.vlds's distribution modes.
+enum class LoadDist : uint8_t {
+    NORM, BRC_B8, BRC_B16, BRC_B32, US_B8, US_B16, DS_B8, DS_B16, UNPK_B8, UNPK_B16, UNPK_B32,
+    SPLT4CHN_B8, SPLT2CHN_B8, SPLT2CHN_B16, DINTLV_B32, BLK,
+};
+// pto.vsts's distribution modes; NORM (no mode written) stores lanes of the register's own width.
+enum class StoreDist : uint8_t { NORM, NORM_B8, NORM_B16, NORM_B32, PK_B16, PK_B32, MRG4CHN_B8, MRG2CHN_B8, MRG2CHN_B16 };
+
+std::optional<LoadDist> load_dist_from_name(std::string_view name);
+std::optional<StoreDist> store_dist_from_name(std::string_view name);
+std::string_view load_dist_name(LoadDist dist);
+std::string_view store_dist_name(StoreDist dist);
+
+// The element width in bytes a mode reads or writes in memory (NORM and BLK: the register's own).
+int memory_element_bytes(LoadDist dist, int lane_bytes);
+int memory_element_bytes(StoreDist dist, int lane_bytes);
+
+// Whether a mode can fill (or store) a register of `lane_bytes`-byte lanes: empty when it can, else
+// what it needs.
+std::string_view load_dist_problem(LoadDist dist, int lane_bytes);
+std::string_view store_dist_problem(StoreDist dist, int lane_bytes);
+
+// The bytes a load or store touches from its effective address, and the address alignment it needs.
+int64_t footprint_bytes(LoadDist dist, int lane_bytes);
+int64_t footprint_bytes(StoreDist dist, int lane_bytes);
+inline constexpr int64_t kAccessAlignment = 32;
+
+// dst = the register `dist` assembles from the footprint at `src`.
+void load(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst);
+// Writes the active lanes of `value` at `dst` as `dist` lays them out; inactive lanes write nothing.
+void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst);
+
+// ---- predicates ---------------------------------------------------------------------------------
+
+// pset/pge's pattern tokens.
+enum class Pattern : uint8_t { ALL, ALLF, H, Q, M3, M4, VL };
+struct PatternToken {
+    Pattern pattern;
+    int count = 0;  // PAT_VL<count>
+};
+std::optional<PatternToken> pattern_from_name(std::string_view name);
+// The lanes a pattern leaves active out of `lanes`; empty when it cannot (PAT_VL beyond the lanes).
+std::string pattern_problem(PatternToken token, int lanes);
+
+void pattern_mask(PatternToken token, int lane_bytes, Register& dst);
+// The first `count` lanes active (plt: a remainder of `count` elements; clamped to [0, lanes]).
+void prefix_mask(int64_t count, int lane_bytes, Register& dst);
+
+// A b32 mask read for 64-bit lanes: lane i is active when the mask's lane 2i is.
+Register widen_mask(const Register& b32_mask);
+
+// ---- arithmetic ---------------------------------------------------------------------------------
+
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Max, Min, And, Or, Xor, Shl, Shr };
+enum class UnaryOp : uint8_t { Abs, Neg, Not, Relu, Exp, Ln, Sqrt, Rsqrt, Rec, Mov };
+
+// Whether an operation is defined on element type `dtype`: empty when it is, else what it needs.
+std::string_view binary_problem(BinaryOp op, DType dtype);
+std::string_view unary_problem(UnaryOp op, DType dtype);
+
+// dst = op(a, b) on the active lanes of `mask`, zero on the inactive ones. Every lane computes exactly
+// what the tile instruction of the same name (TADD, TMAX, ...) computes for one element.
+void binary(BinaryOp op, DType dtype, const Register& a, const Register& b, const Register& mask, Register& dst);
+void unary(UnaryOp op, DType dtype, const Register& a, const Register& mask, Register& dst);
+
+}  // namespace pto::engine::vector

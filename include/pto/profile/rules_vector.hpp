@@ -1,0 +1,35 @@
+// Legality rules of the vector micro-instructions (PTO-AS `pto.v*`, `pto.p*`), one constexpr predicate
+// per rule, with its code in the comment above it. Every profile runs the whole vector surface (a5 on
+// the device, cpu and a2a3 emulated, as the pages allow), so no rule here depends on the profile.
+#pragma once
+
+#include <cstdint>
+
+#include <pto/engine/dtype.hpp>
+
+namespace pto::rules {
+
+// Rule LEGAL_VREG_SHAPE: a vector register holds 256 bytes of f32, f16, bf16 or 8- to 64-bit integer
+// lanes: !pto.vreg<64xf32>, <128xf16>, <256xi8>, <32xi64>.
+constexpr bool vreg_element_ok(engine::DType t)
+{
+    using enum engine::DType;
+    return t == F32 || t == F16 || t == BF16 || t == I8 || t == I16 || t == I32 || t == I64 || t == U8 || t == U16 ||
+           t == U32 || t == U64;
+}
+constexpr bool vreg_shape_ok(int64_t lanes, engine::DType t)
+{
+    return vreg_element_ok(t) && lanes * (engine::dtype_bits(t) / 8) == 256;
+}
+
+// Rule LEGAL_VECTOR_MASK_WIDTH: a mask governs lanes of its own width (b8, b16, b32 for 1-, 2- and
+// 4-byte lanes; 8-byte lanes take a b32 mask, whose lane pairs must agree). At run time: RUN_MASK_WIDTH.
+constexpr bool mask_width_ok(int mask_lane_bytes, int lane_bytes)
+{
+    return mask_lane_bytes == lane_bytes || (lane_bytes == 8 && mask_lane_bytes == 4);
+}
+
+// Rule RUN_VECTOR_ALIGN: a vector load or store addresses UB at a multiple of 32 bytes.
+constexpr bool vector_address_aligned(int64_t byte_offset) { return byte_offset % 32 == 0; }
+
+}  // namespace pto::rules

@@ -1,0 +1,244 @@
+#include "asm/vector_form.hpp"
+
+#include <pto/profile/rules_vector.hpp>
+
+#include "asm/cube_form.hpp"
+#include "asm/printer.hpp"
+
+namespace pto::as {
+
+namespace {
+
+using engine::vector::BinaryOp;
+using engine::vector::UnaryOp;
+using enum VectorArg;
+
+constexpr VectorArg kLoadOperands[] = {Pointer, Index};
+constexpr VectorArg kStoreOperands[] = {VReg, Pointer, Index, Mask};
+constexpr VectorArg kRemainderOperands[] = {Scalar};
+constexpr VectorArg kRemainderResults[] = {Mask, Scalar};
+constexpr VectorArg kBinaryOperands[] = {VReg, VReg, Mask};
+constexpr VectorArg kUnaryOperands[] = {VReg, Mask};
+constexpr VectorArg kVRegResult[] = {VReg};
+constexpr VectorArg kMaskResult[] = {Mask};
+
+constexpr VectorOpDef pattern(std::string_view name, int lane_bytes) { return {name, VectorFamily::Pattern, {}, kMaskResult, {}, {}, lane_bytes}; }
+constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
+{
+    return {name, VectorFamily::Remainder, kRemainderOperands, kRemainderResults, {}, {}, lane_bytes};
+}
+constexpr VectorOpDef binary(std::string_view name, BinaryOp op) { return {name, VectorFamily::Binary, kBinaryOperands, kVRegResult, op}; }
+constexpr VectorOpDef unary(std::string_view name, UnaryOp op) { return {name, VectorFamily::Unary, kUnaryOperands, kVRegResult, {}, op}; }
+
+constexpr VectorOpDef kDefinitions[] = {
+    {"pto.vlds", VectorFamily::Load, kLoadOperands, kVRegResult},
+    {"pto.vsts", VectorFamily::Store, kStoreOperands, {}},
+    pattern("pto.pset_b8", 1), pattern("pto.pset_b16", 2), pattern("pto.pset_b32", 4),
+    pattern("pto.pge_b8", 1), pattern("pto.pge_b16", 2), pattern("pto.pge_b32", 4),
+    remainder("pto.plt_b8", 1), remainder("pto.plt_b16", 2), remainder("pto.plt_b32", 4),
+    binary("pto.vadd", BinaryOp::Add), binary("pto.vsub", BinaryOp::Sub), binary("pto.vmul", BinaryOp::Mul),
+    binary("pto.vdiv", BinaryOp::Div), binary("pto.vmax", BinaryOp::Max), binary("pto.vmin", BinaryOp::Min),
+    binary("pto.vand", BinaryOp::And), binary("pto.vor", BinaryOp::Or), binary("pto.vxor", BinaryOp::Xor),
+    binary("pto.vshl", BinaryOp::Shl), binary("pto.vshr", BinaryOp::Shr),
+    unary("pto.vabs", UnaryOp::Abs), unary("pto.vneg", UnaryOp::Neg), unary("pto.vnot", UnaryOp::Not),
+    unary("pto.vrelu", UnaryOp::Relu), unary("pto.vexp", UnaryOp::Exp), unary("pto.vln", UnaryOp::Ln),
+    unary("pto.vsqrt", UnaryOp::Sqrt), unary("pto.vrsqrt", UnaryOp::Rsqrt), unary("pto.vrec", UnaryOp::Rec),
+    unary("pto.vmov", UnaryOp::Mov),
+};
+
+std::string_view arg_name(VectorArg a)
+{
+    switch (a) {
+        case VReg: return "!pto.vreg<NxT>";
+        case Mask: return "!pto.mask<...>";
+        case Pointer: return "!pto.ptr<T, ub>";
+        case Index: return "index";
+        case Scalar: return "an integer";
+    }
+    return "";
+}
+
+bool has_kind(const Type& t, VectorArg a)
+{
+    switch (a) {
+        case VReg: return t.is<VRegType>();
+        case Mask: return t.is<MaskType>();
+        case Pointer: return t.is<PtrType>();
+        case Index: case Scalar: return t.is<IndexType>() || t.is<IntegerType>();
+    }
+    return false;
+}
+
+class Reader {
+public:
+    Reader(const Operation& op, std::vector<VectorProblem>& problems) : op_(op), problems_(problems) {}
+
+    VectorForm read()
+    {
+        form_.def = find_vector_op(op_.name);
+        if (!form_.def) return form_;
+        const VectorOpDef& def = *form_.def;
+        if (op_.operands.size() != def.operands.size())
+            return problem("STRUCT_OPERAND_COUNT", "wrong number of operands", std::to_string(def.operands.size()),
+                           std::to_string(op_.operands.size())), form_;
+        if (op_.results.size() != def.results.size())
+            return problem("STRUCT_RESULT_COUNT", "wrong number of results", std::to_string(def.results.size()),
+                           std::to_string(op_.results.size())), form_;
+        std::vector<Type> types;
+        for (std::size_t i = 0; i < op_.operands.size(); ++i) types.push_back(op_.operand_type(i));
+        for (const auto& r : op_.results) types.push_back(r->type);
+        std::vector<VectorArg> kinds(def.operands.begin(), def.operands.end());
+        kinds.insert(kinds.end(), def.results.begin(), def.results.end());
+        const Type* vreg = nullptr;
+        for (std::size_t i = 0; i < types.size(); ++i) {
+            if (types[i].is_none()) continue;
+            if (!has_kind(types[i], kinds[i])) {
+                const bool result = i >= op_.operands.size();
+                const std::size_t n = result ? i - op_.operands.size() : i;
+                problem("STRUCT_OPERAND_KIND", std::string(result ? "result " : "operand ") + std::to_string(n) + " has the wrong kind",
+                        std::string(arg_name(kinds[i])), to_string(types[i]));
+                continue;
+            }
+            if (kinds[i] == VReg && !vreg) vreg = &types[i];
+            if (kinds[i] == VReg && vreg && !(types[i] == *vreg))
+                problem("STRUCT_OPERAND_KIND", "the registers of one operation have one type", to_string(*vreg), to_string(types[i]));
+            if (kinds[i] == Pointer) read_pointer(types[i]);
+        }
+        if (vreg) read_register(*vreg);
+        for (std::size_t i = 0; i < types.size(); ++i)
+            if (kinds[i] == Mask && types[i].is<MaskType>()) check_mask(types[i].as<MaskType>());
+        switch (def.family) {
+            case VectorFamily::Load: read_load(); break;
+            case VectorFamily::Store: read_store(); break;
+            case VectorFamily::Pattern: read_pattern(); break;
+            case VectorFamily::Remainder: form_.lane_bytes = def.mask_lane_bytes; break;
+            case VectorFamily::Binary:
+                if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::binary_problem(def.binary, form_.dtype));
+                break;
+            case VectorFamily::Unary:
+                if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::unary_problem(def.unary, form_.dtype));
+                break;
+        }
+        return form_;
+    }
+
+private:
+    void problem(std::string code, std::string what, std::string expected, std::string actual)
+    {
+        problems_.push_back({std::move(code), std::move(what), std::move(expected), std::move(actual)});
+    }
+
+    // A rule the engine states as "what it needs" (empty: kept).
+    void rule(std::string code, std::string_view needs)
+    {
+        if (!needs.empty())
+            problem(std::move(code), std::string(op_.mnemonic()) + " is not defined on " +
+                                         std::string(engine::dtype_name(form_.dtype)) + " lanes",
+                    std::string(needs), std::string(engine::dtype_name(form_.dtype)));
+    }
+
+    void read_register(const Type& t)
+    {
+        const VRegType& r = t.as<VRegType>();
+        const std::optional<engine::DType> dtype = t.element_dtype();
+        if (!dtype || !rules::vreg_shape_ok(r.lanes, *dtype)) {
+            problem("LEGAL_VREG_SHAPE", "a vector register holds 256 bytes of f32, f16, bf16 or integer lanes",
+                    "!pto.vreg<64xf32>, <128xf16>, <256xi8> ...", to_string(t));
+            return;
+        }
+        form_.dtype = *dtype;
+        form_.lane_bytes = engine::dtype_bits(*dtype) / 8;
+    }
+
+    void read_pointer(const Type& t)
+    {
+        const PointerInfo p = pointer_info(t);
+        form_.pointer_element_bytes = p.element_bytes();
+        if (p.memory != pto::TileType::Vec)
+            problem("LEGAL_VECTOR_SPACE", "vector loads and stores address the unified buffer", "!pto.ptr<T, ub>", to_string(t));
+    }
+
+    void check_mask(const MaskType& m)
+    {
+        const int lanes = form_.def->family == VectorFamily::Pattern || form_.def->family == VectorFamily::Remainder
+                              ? form_.def->mask_lane_bytes
+                              : form_.lane_bytes;
+        if (m.lane_bytes && lanes && !rules::mask_width_ok(int(m.lane_bytes), lanes))
+            problem("LEGAL_VECTOR_MASK_WIDTH", "the mask governs lanes of another width",
+                    "a mask for " + std::to_string(lanes * 8) + "-bit lanes", "!pto.mask<" + m.spelling + ">");
+    }
+
+    std::string dist_text()
+    {
+        const Attribute* dist = op_.attribute("dist");
+        if (!dist && !op_.arguments.empty()) dist = &op_.arguments.front();
+        return dist ? dist->text() : std::string();
+    }
+
+    void read_load()
+    {
+        const std::string name = dist_text();
+        const auto dist = name.empty() ? engine::vector::LoadDist::NORM : engine::vector::load_dist_from_name(name);
+        if (!dist) return problem("LEGAL_VLDS_DIST", "unknown distribution mode", "NORM, BRC_B8/B16/B32, US_B8/B16, DS_B8/B16, UNPK_B8/B16/B32, SPLT4CHN_B8, SPLT2CHN_B8/B16, DINTLV_B32 or BLK", name);
+        form_.load = *dist;
+        if (form_.lane_bytes) {
+            const std::string_view needs = engine::vector::load_dist_problem(*dist, form_.lane_bytes);
+            if (!needs.empty())
+                problem("LEGAL_VLDS_DIST", "distribution mode " + name + " does not fill this register", std::string(needs),
+                        std::to_string(form_.lane_bytes * 8) + "-bit lanes");
+        }
+    }
+
+    void read_store()
+    {
+        const std::string name = dist_text();
+        const auto dist = name.empty() ? engine::vector::StoreDist::NORM : engine::vector::store_dist_from_name(name);
+        if (!dist) return problem("LEGAL_VSTS_DIST", "unknown distribution mode", "NORM_B8/B16/B32, PK_B16/B32, MRG4CHN_B8 or MRG2CHN_B8/B16", name);
+        form_.store = *dist;
+        if (form_.lane_bytes) {
+            const std::string_view needs = engine::vector::store_dist_problem(*dist, form_.lane_bytes);
+            if (!needs.empty())
+                problem("LEGAL_VSTS_DIST", "distribution mode " + name + " does not store this register", std::string(needs),
+                        std::to_string(form_.lane_bytes * 8) + "-bit lanes");
+        }
+    }
+
+    void read_pattern()
+    {
+        form_.lane_bytes = form_.def->mask_lane_bytes;
+        const std::string name = op_.arguments.empty() ? std::string() : op_.arguments.front().text();
+        const auto token = engine::vector::pattern_from_name(name);
+        if (!token) return problem("LEGAL_PSET_PATTERN", "unknown pattern token", "PAT_ALL, PAT_ALLF, PAT_H, PAT_Q, PAT_M3, PAT_M4 or PAT_VL<n>", name.empty() ? "none" : name);
+        form_.pattern = *token;
+        const std::string needs = engine::vector::pattern_problem(*token, engine::vector::kRegisterBytes / form_.lane_bytes);
+        if (!needs.empty()) problem("LEGAL_PSET_PATTERN", "the pattern activates more lanes than the mask has", needs, name);
+    }
+
+    const Operation& op_;
+    std::vector<VectorProblem>& problems_;
+    VectorForm form_;
+};
+
+}  // namespace
+
+std::span<const VectorOpDef> vector_op_definitions() { return kDefinitions; }
+
+const VectorOpDef* find_vector_op(std::string_view name)
+{
+    for (const VectorOpDef& d : kDefinitions)
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+VectorForm read_vector_form(const Operation& op, std::vector<VectorProblem>& problems) { return Reader(op, problems).read(); }
+
+std::optional<int> vreg_lane_bytes(const Type& t)
+{
+    if (const auto* m = t.dyn_cast<MaskType>()) return int(m->lane_bytes);
+    if (!t.is<VRegType>()) return std::nullopt;
+    const auto dtype = t.element_dtype();
+    if (!dtype) return std::nullopt;
+    return engine::dtype_bits(*dtype) / 8;
+}
+
+}  // namespace pto::as

@@ -1,0 +1,206 @@
+// The vector micro-instructions from PTO-AS: every pto.vlds and pto.vsts distribution mode against the
+// C formula of its row, predicates, the element-wise operations against a double-precision reference on
+// every lane type, masked stores of remainders, and the diagnostics of bad programs.
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include <pto/common/numeric.hpp>
+
+#include "asm/verifier.hpp"
+#include "support.hpp"
+
+namespace pto::as::testing {
+namespace {
+
+constexpr int kIn = 0, kOut = 4096;  // UB byte offsets of the input and output buffers
+constexpr std::size_t kBytes = 2048;  // each an 8 x 256 u8 tile
+
+// A program that loads `in` (2048 bytes) into UB at kIn and `out` at kOut, runs `body` in a vector
+// scope (with %in_T / %out_T: !pto.ptr<T, ub> at those offsets for T in f32, f16, bf16, and the 8- to
+// 64-bit integers, and index constants %cN), then stores UB at kOut back to `out`.
+std::string program(const std::string& body, const std::string& params = "")
+{
+    std::string text = "func.func @k(%in: !pto.ptr<u8>, %out: !pto.ptr<u8>" + params + R"() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c256 = arith.constant 256 : index
+  %in_at = arith.constant )" + std::to_string(kIn) + R"( : i64
+  %out_at = arith.constant )" + std::to_string(kOut) + R"( : i64
+  %iv = pto.make_tensor_view %in, shape = [%c8, %c256], strides = [%c256, %c1] : !pto.tensor_view<?x?xu8>
+  %ov = pto.make_tensor_view %out, shape = [%c8, %c256], strides = [%c256, %c1] : !pto.tensor_view<?x?xu8>
+  %ip = pto.partition_view %iv, offsets = [%c0, %c0], sizes = [%c8, %c256] : !pto.tensor_view<?x?xu8> -> !pto.partition_tensor_view<8x256xu8>
+  %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c8, %c256] : !pto.tensor_view<?x?xu8> -> !pto.partition_tensor_view<8x256xu8>
+  %ti = pto.alloc_tile addr = %in_at : !pto.tile_buf<vec, 8x256xu8>
+  %to = pto.alloc_tile addr = %out_at : !pto.tile_buf<vec, 8x256xu8>
+  pto.tload ins(%ip : !pto.partition_tensor_view<8x256xu8>) outs(%ti : !pto.tile_buf<vec, 8x256xu8>)
+  pto.tload ins(%op : !pto.partition_tensor_view<8x256xu8>) outs(%to : !pto.tile_buf<vec, 8x256xu8>)
+)";
+    for (const char* t : {"f32", "f16", "bf16", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"}) {
+        text += std::string("  %in_") + t + " = pto.castptr %in_at : i64 -> !pto.ptr<" + t + ", ub>\n";
+        text += std::string("  %out_") + t + " = pto.castptr %out_at : i64 -> !pto.ptr<" + t + ", ub>\n";
+    }
+    for (int v : {2, 3, 4, 5, 7, 16, 32, 64, 100, 128, 200})
+        text += "  %c" + std::to_string(v) + " = arith.constant " + std::to_string(v) + " : index\n";
+    return text + "  pto.vecscope {\n" + body + "  }\n" +
+           "  pto.tstore ins(%to : !pto.tile_buf<vec, 8x256xu8>) outs(%op : !pto.partition_tensor_view<8x256xu8>)\n  return\n}\n";
+}
+
+std::vector<uint8_t> random_bytes(std::size_t n, uint32_t seed)
+{
+    std::mt19937 gen(seed);
+    std::vector<uint8_t> v(n);
+    for (auto& b : v) b = uint8_t(gen());
+    return v;
+}
+
+// Runs `program(body)` on `in` with the output buffer pre-filled with 0xAB; returns it.
+std::vector<uint8_t> run_vector(const std::string& body, const std::vector<uint8_t>& in)
+{
+    const ParseResult parsed = parse_ok(program(body));
+    EXPECT_TRUE(verify(parsed.module, profile::Target::A5).empty()) << body;
+    std::vector<uint8_t> input = in, out(kBytes, 0xAB);
+    const RunResult r = run(parsed.module, {array_arg("in", input), array_arg("out", out)}, checked_run());
+    EXPECT_TRUE(r.ok()) << format_all(r) << body;
+    return out;
+}
+
+struct LoadCase {
+    const char* dist;
+    const char* ptr;   // element type of the source pointer
+    const char* vreg;  // the register type
+    int lane_bytes;
+    // The bytes of lane i: `lane_bytes` bytes from the source bytes.
+    std::function<void(const uint8_t* src, int lane, uint8_t* out)> lane;
+};
+
+void copy_element(const uint8_t* src, int from, uint8_t* out, int to)
+{
+    std::memset(out, 0, std::size_t(to));
+    std::memcpy(out, src, std::size_t(std::min(from, to)));
+}
+
+TEST(VectorMicro, EveryLoadDistributionFollowsItsFormula)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 1);
+    const LoadCase cases[] = {
+        {"NORM", "f32", "64xf32", 4, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 4 * i, 4, o, 4); }},
+        {"NORM", "i8", "256xi8", 1, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + i, 1, o, 1); }},
+        {"BRC_B8", "ui8", "256xui8", 1, [](const uint8_t* s, int, uint8_t* o) { copy_element(s, 1, o, 1); }},
+        {"BRC_B16", "f16", "128xf16", 2, [](const uint8_t* s, int, uint8_t* o) { copy_element(s, 2, o, 2); }},
+        {"BRC_B32", "f32", "64xf32", 4, [](const uint8_t* s, int, uint8_t* o) { copy_element(s, 4, o, 4); }},
+        {"US_B8", "ui8", "256xui8", 1, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + i / 2, 1, o, 1); }},
+        {"US_B16", "bf16", "128xbf16", 2, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 2 * (i / 2), 2, o, 2); }},
+        {"DS_B8", "i8", "256xi8", 1, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 2 * i, 1, o, 1); }},
+        {"DS_B16", "i16", "128xi16", 2, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 4 * i, 2, o, 2); }},
+        {"UNPK_B8", "ui8", "64xui32", 4, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + i, 1, o, 4); }},
+        {"UNPK_B8", "ui8", "128xui16", 2, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + i, 1, o, 2); }},
+        {"UNPK_B16", "ui16", "64xi32", 4, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 2 * i, 2, o, 4); }},
+        {"UNPK_B32", "ui32", "32xui64", 8, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 4 * i, 4, o, 8); }},
+        {"SPLT4CHN_B8", "ui8", "256xui8", 1, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 4 * i, 1, o, 1); }},
+        {"SPLT2CHN_B8", "ui8", "256xui8", 1, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 2 * i, 1, o, 1); }},
+        {"SPLT2CHN_B16", "f16", "128xf16", 2, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 4 * i, 2, o, 2); }},
+        {"DINTLV_B32", "f32", "64xf32", 4, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + 8 * i, 4, o, 4); }},
+        {"BLK", "f32", "64xf32", 4, [](const uint8_t* s, int i, uint8_t* o) { copy_element(s + (4 * i) % 32, 4, o, 4); }},
+    };
+    for (const LoadCase& c : cases) {
+        // Loaded from element offset 8 (32 bytes for f32: aligned), stored contiguously at the output.
+        const int offset_bytes = 64;
+        const std::string elements = std::to_string(offset_bytes * 8 / [&] {
+            const std::string p = c.ptr;
+            return p == "f32" || p == "i32" || p == "ui32" ? 32 : p == "f16" || p == "bf16" || p == "i16" || p == "ui16" ? 16 : 8;
+        }());
+        const std::string mask = c.lane_bytes == 1 ? "b8" : c.lane_bytes == 2 ? "b16" : "b32";
+        const std::string body = "    %off = arith.constant " + elements + " : index\n" +
+                                 "    %m = pto.pset_" + mask + " \"PAT_ALL\" : !pto.mask<" + mask + ">\n" +
+                                 "    %v = pto.vlds %in_" + c.ptr + "[%off] {dist = \"" + c.dist + "\"} : !pto.ptr<" + c.ptr +
+                                 ", ub> -> !pto.vreg<" + c.vreg + ">\n" +
+                                 "    pto.vsts %v, %out_ui8[%c0], %m : !pto.vreg<" + c.vreg + ">, !pto.ptr<ui8, ub>, !pto.mask<" + mask + ">\n";
+        const std::vector<uint8_t> out = run_vector(body, in);
+        std::vector<uint8_t> want(256);
+        for (int i = 0; i < 256 / c.lane_bytes; ++i) c.lane(in.data() + offset_bytes, i, want.data() + i * c.lane_bytes);
+        for (int b = 0; b < 256; ++b) ASSERT_EQ(out[std::size_t(b)], want[std::size_t(b)]) << c.dist << " " << c.vreg << " byte " << b;
+        EXPECT_EQ(out[256], 0xAB) << c.dist;  // nothing past the register
+    }
+}
+
+TEST(VectorMicro, EveryStoreDistributionWritesOnlyActiveLanes)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 2);
+    struct StoreCase {
+        const char* dist;
+        const char* vreg;
+        int lane_bytes, memory_bytes, channels;
+    };
+    const StoreCase cases[] = {
+        {"NORM_B8", "256xi8", 1, 1, 1},   {"NORM_B16", "128xf16", 2, 2, 1}, {"NORM_B32", "64xf32", 4, 4, 1},
+        {"PK_B16", "64xi32", 4, 2, 1},    {"PK_B32", "32xi64", 8, 4, 1},    {"MRG4CHN_B8", "256xui8", 1, 1, 4},
+        {"MRG2CHN_B8", "256xui8", 1, 1, 2}, {"MRG2CHN_B16", "128xi16", 2, 2, 2},
+    };
+    for (const StoreCase& c : cases) {
+        const int lanes = 256 / c.lane_bytes;
+        const int active = lanes * 5 / 8 + 1;  // a remainder mask: the first `active` lanes
+        const std::string mask = c.lane_bytes == 1 ? "b8" : c.lane_bytes == 2 ? "b16" : "b32";
+        const std::string count = "    %n = arith.constant " + std::to_string(c.lane_bytes == 8 ? 2 * active : active) + " : i32\n";
+        const std::string body = count + "    %m, %rest = pto.plt_" + mask + " %n : i32 -> !pto.mask<" + mask + ">, i32\n" +
+                                 "    %v = pto.vlds %in_ui8[%c0] : !pto.ptr<ui8, ub> -> !pto.vreg<" + c.vreg + ">\n" +
+                                 "    pto.vsts %v, %out_ui8[%c32], %m {dist = \"" + c.dist + "\"} : !pto.vreg<" + c.vreg +
+                                 ">, !pto.ptr<ui8, ub>, !pto.mask<" + mask + ">\n";
+        const std::vector<uint8_t> out = run_vector(body, in);
+        std::vector<uint8_t> want(kBytes, 0xAB);
+        const int per_plane = lanes / c.channels;
+        for (int lane = 0; lane < active; ++lane) {
+            const int at = (lane % per_plane) * c.channels + lane / per_plane;
+            copy_element(in.data() + lane * c.lane_bytes, c.lane_bytes, want.data() + 32 + at * c.memory_bytes, c.memory_bytes);
+        }
+        for (std::size_t b = 0; b < kBytes; ++b) ASSERT_EQ(out[b], want[b]) << c.dist << " byte " << b;
+    }
+}
+
+TEST(VectorMicro, PatternsAndRemaindersActivateTheDocumentedLanes)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 3);
+    const std::pair<const char*, std::function<bool(int, int)>> patterns[] = {
+        {"PAT_ALL", [](int, int) { return true; }},         {"PAT_ALLF", [](int, int) { return false; }},
+        {"PAT_H", [](int i, int n) { return i >= n / 2; }},  {"PAT_Q", [](int i, int n) { return i >= n - n / 4; }},
+        {"PAT_M3", [](int i, int) { return i % 3 == 0; }},   {"PAT_M4", [](int i, int) { return i % 4 == 0; }},
+        {"PAT_VL1", [](int i, int) { return i < 1; }},       {"PAT_VL12", [](int i, int) { return i < 12; }},
+        {"PAT_VL64", [](int i, int) { return i < 64; }},
+    };
+    for (const auto& [width, vreg] : {std::pair<int, std::string>{1, "256xui8"}, {2, "128xi16"}, {4, "64xf32"}}) {
+        const std::string mask = "b" + std::to_string(width * 8);
+        for (const auto& [token, active] : patterns) {
+            const std::string body = "    %m = pto.pset_" + mask + " \"" + token + "\" : !pto.mask<" + mask + ">\n" +
+                                     "    %v = pto.vlds %in_ui8[%c0] : !pto.ptr<ui8, ub> -> !pto.vreg<" + vreg + ">\n" +
+                                     "    pto.vsts %v, %out_ui8[%c0], %m : !pto.vreg<" + vreg + ">, !pto.ptr<ui8, ub>, !pto.mask<" + mask + ">\n";
+            const std::vector<uint8_t> out = run_vector(body, in);
+            const int lanes = 256 / width;
+            for (int b = 0; b < 256; ++b) ASSERT_EQ(out[std::size_t(b)], active(b / width, lanes) ? in[std::size_t(b)] : 0xAB) << token << " " << mask << " byte " << b;
+        }
+    }
+    // plt: three vectors of a 150-element remainder of f32 give 64, 64 and 22 lanes, and leave 0.
+    const std::string body = R"(    %n = arith.constant 150 : i32
+    %m0, %r0 = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32
+    %m1, %r1 = pto.plt_b32 %r0 : i32 -> !pto.mask<b32>, i32
+    %m2, %r2 = pto.plt_b32 %r1 : i32 -> !pto.mask<b32>, i32
+    %v = pto.vlds %in_f32[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>
+    pto.vsts %v, %out_f32[%c0], %m0 : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+    pto.vsts %v, %out_f32[%c64], %m1 : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+    pto.vsts %v, %out_f32[%c128], %m2 : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+    %left = arith.index_cast %r2 : i32 to index
+    pto.vsts %v, %out_f32[%c256], %m2 : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+)";
+    const std::vector<uint8_t> out = run_vector(body, in);
+    for (int f = 0; f < 320; ++f) {
+        const int lane = f % 64, vector = f / 64;
+        const bool written = vector < 2 || ((vector == 2 || vector == 4) && lane < 22);
+        for (int b = 0; b < 4; ++b)
+            ASSERT_EQ(out[std::size_t(4 * f + b)], written ? in[std::size_t(4 * lane + b)] : 0xAB) << "float " << f;
+    }
+}
+
+}  // namespace
+}  // namespace pto::as::testing

@@ -202,5 +202,71 @@ TEST(VectorMicro, PatternsAndRemaindersActivateTheDocumentedLanes)
     }
 }
 
+// The first diagnostic the verifier reports for `body` in the test program, else the run's.
+std::string first_code(const std::string& body, bool run_it)
+{
+    const ParseResult parsed = parse_ok(program(body));
+    if (!run_it) {
+        const std::vector<pto::Diagnostic> found = verify(parsed.module, profile::Target::A5);
+        return found.empty() ? "" : found[0].code;
+    }
+    EXPECT_TRUE(verify(parsed.module, profile::Target::A5).empty()) << body;
+    std::vector<uint8_t> in = random_bytes(kBytes, 9), out(kBytes);
+    const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out)}, checked_run());
+    return r.diagnostics.empty() ? "" : r.diagnostics[0].code;
+}
+
+TEST(VectorMicro, BadProgramsGetStableCodes)
+{
+    const std::string all32 = "    %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n";
+    const std::string load = "    %v = pto.vlds %in_f32[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n";
+    const std::pair<std::string, std::string> illegal[] = {
+        {"    %v = pto.vlds %in_f32[%c0] {dist = \"FOO\"} : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n", "LEGAL_VLDS_DIST"},
+        {"    %v = pto.vlds %in_f32[%c0] {dist = \"US_B8\"} : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n", "LEGAL_VLDS_DIST"},
+        {"    %v = pto.vlds %in_f32[%c0] {dist = \"UNPK_B32\"} : !pto.ptr<f32, ub> -> !pto.vreg<64xi32>\n", "LEGAL_VLDS_DIST"},
+        {load + all32 + "    pto.vsts %v, %out_f32[%c0], %m {dist = \"NORM_B16\"} : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n", "LEGAL_VSTS_DIST"},
+        {"    %v = pto.vlds %in_f32[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<32xf32>\n", "LEGAL_VREG_SHAPE"},
+        {load + "    %m = pto.pset_b16 \"PAT_ALL\" : !pto.mask<b16>\n    %r = pto.vadd %v, %v, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b16> -> !pto.vreg<64xf32>\n", "LEGAL_VECTOR_MASK_WIDTH"},
+        {load + all32 + "    %r = pto.vand %v, %v, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n", "LEGAL_VECTOR_DTYPE"},
+        {"    %v = pto.vlds %in_i32[%c0] : !pto.ptr<i32, ub> -> !pto.vreg<64xi32>\n" + all32 + "    %r = pto.vdiv %v, %v, %m : !pto.vreg<64xi32>, !pto.vreg<64xi32>, !pto.mask<b32> -> !pto.vreg<64xi32>\n", "LEGAL_VECTOR_DTYPE"},
+        {load + all32 + "    %r = pto.vadd %v, %v, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xi32>\n", "STRUCT_OPERAND_KIND"},
+        {"    %m = pto.pset_b32 \"PAT_VL65\" : !pto.mask<b32>\n", "LEGAL_PSET_PATTERN"},
+        {"    %m = pto.pset_b32 \"PAT_SOME\" : !pto.mask<b32>\n", "LEGAL_PSET_PATTERN"},
+        {"    %g = pto.castptr %in_at : i64 -> !pto.ptr<f32, l1>\n    %v = pto.vlds %g[%c0] : !pto.ptr<f32, l1> -> !pto.vreg<64xf32>\n", "LEGAL_VECTOR_SPACE"},
+        {"    pto.vecscope {\n" + load + "    }\n", "STRUCT_VECSCOPE_NESTED"},
+    };
+    for (const auto& [body, code] : illegal) EXPECT_EQ(first_code(body, false), code) << body;
+    // The scope rules, on programs of their own: a register outside any vector interval, and a strict
+    // scope using an outside value.
+    const std::string head = R"(func.func @k() {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i64
+  %p = pto.castptr %z : i64 -> !pto.ptr<f32, ub>
+)";
+    const std::pair<std::string, std::string> scopes[] = {
+        {"  %v = pto.vlds %p[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n", "STRUCT_VECSCOPE"},
+        {"  pto.strict_vecscope(%p) {\n  ^bb0(%q: !pto.ptr<f32, ub>):\n    %v = pto.vlds %q[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n  } : (!pto.ptr<f32, ub>) -> ()\n",
+         "STRUCT_VECSCOPE_CAPTURE"},
+        {"  pto.strict_vecscope(%p, %c0) {\n  ^bb0(%q: !pto.ptr<f32, ub>):\n  } : (!pto.ptr<f32, ub>, index) -> ()\n", "STRUCT_OPERAND_COUNT"},
+    };
+    for (const auto& [body, code] : scopes) {
+        const ParseResult parsed = parse_ok(head + body + "  return\n}\n");
+        const std::vector<pto::Diagnostic> found = verify(parsed.module, profile::Target::A5);
+        ASSERT_FALSE(found.empty()) << body;
+        EXPECT_EQ(found[0].code, code) << body;
+    }
+
+    // What only the run knows: alignment, the buffer's end (even with every lane masked off), and a
+    // mask whose width its type left open.
+    const std::pair<std::string, std::string> at_run_time[] = {
+        {"    %v = pto.vlds %in_f32[%c1] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n", "RUN_POINTER_ALIGN"},
+        {"    %far = arith.constant 1000000 : index\n    %v = pto.vlds %in_f32[%far] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n", "RUN_POINTER_RANGE"},
+        {load + "    %none = pto.pset_b32 \"PAT_ALLF\" : !pto.mask<b32>\n    %far = arith.constant 1000000 : index\n"
+                "    pto.vsts %v, %out_f32[%far], %none : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n", "RUN_POINTER_RANGE"},
+        {load + "    %m = pto.pset_b16 \"PAT_ALL\" : !pto.mask<G>\n    %r = pto.vadd %v, %v, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<G> -> !pto.vreg<64xf32>\n", "RUN_MASK_WIDTH"},
+    };
+    for (const auto& [body, code] : at_run_time) EXPECT_EQ(first_code(body, true), code) << body;
+}
+
 }  // namespace
 }  // namespace pto::as::testing

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -35,8 +36,17 @@ inline engine::vector::Register& writable_register(Slot& s)
     return *s.reg;
 }
 
+// Where one on-chip memory of the running core lies; looked up once per frame (the core does not change
+// while a function runs), so that an access checked on every vector instruction costs no lookup.
+struct MemoryWindow {
+    std::byte* base = nullptr;
+    uint64_t size = 0;
+    bool known = false;
+};
+
 struct Frame {
     std::vector<Slot> slots;
+    std::array<MemoryWindow, 10> memories{};  // by pto::TileType
     // Storage of each allocation site of the function, made on its first execution and reused by
     // later ones (a site's tile type is static, so its size never changes).
     std::vector<std::shared_ptr<std::byte>> storage;

@@ -29,8 +29,8 @@ const vec::Register& register_of(const Slot& s, const char* operand)
 }
 
 // The mask of slot `s` for lanes of `lane_bytes` bytes: RUN_MASK_WIDTH when it was made for others.
-// `wide` holds a b32 mask read for 64-bit lanes.
-const vec::Register& mask_of(const Slot& s, int lane_bytes, vec::Register& wide)
+// A b32 mask read for 64-bit lanes is widened into a scratch register of the thread.
+const vec::Register& mask_of(const Slot& s, int lane_bytes)
 {
     const vec::Register& mask = register_of(s, "mask");
     if (!rules::mask_width_ok(mask.lane_bytes, lane_bytes))
@@ -38,18 +38,20 @@ const vec::Register& mask_of(const Slot& s, int lane_bytes, vec::Register& wide)
                        "a mask for " + std::to_string(lane_bytes * 8) + "-bit lanes",
                        "a mask for " + std::to_string(mask.lane_bytes * 8) + "-bit lanes", ""});
     if (mask.lane_bytes == lane_bytes) return mask;
+    thread_local vec::Register wide;
     wide = vec::widen_mask(mask);
     return wide;
 }
 
 // The UB address `offset` elements past the pointer in `base`, checked for alignment and for a
 // footprint of `bytes` inside the buffer.
-std::byte* vector_address(const PointerInfo& p, const Slot& base, int64_t offset, int64_t bytes, const char* operand)
+std::byte* vector_address(Frame& f, const PointerInfo& p, const Slot& base, int64_t offset, int64_t bytes, const char* operand)
 {
-    Slot at = base;
-    advance(p, at, offset, p.element_bytes());
-    require_aligned(p, at, vec::kAccessAlignment, operand, kVectorUnits);
-    return address(p, at, bytes, operand);
+    const int64_t at = moved(base.i, offset, p.element_bytes());
+    if (!rules::vector_address_aligned(at))
+        runtime::fail({"RUN_POINTER_ALIGN", "", operand, kVectorUnits, "a multiple of " + std::to_string(vec::kAccessAlignment),
+                       std::to_string(at), ""});
+    return on_chip_address(f, *p.memory, at, bytes, operand);
 }
 
 }  // namespace
@@ -73,9 +75,9 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             const PointerInfo p = pointer_info(operand_type(op, 0));
             const vec::LoadDist dist = form.load;
             const int64_t bytes = vec::footprint_bytes(dist, lanes);
-            return add([=, ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
-                const std::byte* src = vector_address(p, f.slots[ptr], f.slots[offset].i, bytes, "source");
-                vec::load(dist, lanes, src, writable_register(f.slots[d]));
+            return add([=, load = vec::load_kernel(dist), ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
+                const std::byte* src = vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes, "source");
+                load(dist, lanes, src, writable_register(f.slots[d]));
             });
         }
         case VectorFamily::Store: {
@@ -83,10 +85,9 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             const vec::StoreDist dist = form.store;
             const int64_t bytes = vec::footprint_bytes(dist, lanes);
             return add([=, value = in[0], ptr = in[1], offset = in[2], mask = in[3]](Frame& f) {
-                vec::Register wide;
-                const vec::Register& m = mask_of(f.slots[mask], lanes, wide);
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
                 const vec::Register& v = register_of(f.slots[value], "value");
-                vec::store(dist, lanes, v, m, vector_address(p, f.slots[ptr], f.slots[offset].i, bytes, "destination"));
+                vec::store(dist, lanes, v, m, vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes, "destination"));
             });
         }
         case VectorFamily::Pattern:
@@ -102,15 +103,13 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             });
         }
         case VectorFamily::Binary:
-            return add([=, op = def.binary, a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
-                vec::Register wide;
-                const vec::Register& m = mask_of(f.slots[mask], lanes, wide);
-                vec::binary(op, dtype, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m, writable_register(f.slots[d]));
+            return add([=, kernel = vec::binary_kernel(def.binary, dtype), a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                kernel(register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m, writable_register(f.slots[d]));
             });
         case VectorFamily::Unary:
             return add([=, op = def.unary, a = in[0], mask = in[1], d = out[0]](Frame& f) {
-                vec::Register wide;
-                const vec::Register& m = mask_of(f.slots[mask], lanes, wide);
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
                 vec::unary(op, dtype, register_of(f.slots[a], "input"), m, writable_register(f.slots[d]));
             });
     }

@@ -8,6 +8,14 @@
 
 namespace pto::as::interp {
 
+MemoryWindow window_of(pto::TileType memory) { return {runtime::memory_base(memory), runtime::memory_size(memory), true}; }
+
+void outside_memory(pto::TileType memory, uint64_t size, int64_t at, int64_t bytes, const char* operand)
+{
+    runtime::fail({"RUN_POINTER_RANGE", "", operand, "the access leaves " + std::string(profile::memory_name(memory)),
+                   "bytes [0, " + std::to_string(size) + ")", "[" + std::to_string(at) + ", " + std::to_string(at + bytes) + ")", ""});
+}
+
 std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const char* operand)
 {
     if (!p.memory) {
@@ -19,19 +27,15 @@ std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const cha
                            std::to_string(bytes) + " bytes", ""});
         return at;
     }
-    const uint64_t size = runtime::memory_size(*p.memory);
-    if (s.i < 0 || bytes < 0 || uint64_t(s.i) + uint64_t(bytes) > size)
-        runtime::fail({"RUN_POINTER_RANGE", "", operand, "the access leaves " + std::string(profile::memory_name(*p.memory)),
-                       "bytes [0, " + std::to_string(size) + ")",
-                       "[" + std::to_string(s.i) + ", " + std::to_string(s.i + bytes) + ")", ""});
-    return runtime::memory_base(*p.memory) + s.i;
+    const MemoryWindow window = window_of(*p.memory);
+    if (s.i < 0 || bytes < 0 || uint64_t(s.i) + uint64_t(bytes) > window.size) outside_memory(*p.memory, window.size, s.i, bytes, operand);
+    return window.base + s.i;
 }
 
 void advance(const PointerInfo& p, Slot& s, int64_t count, int64_t bytes)
 {
-    int64_t delta = 0;
     if (p.memory) {
-        if (__builtin_mul_overflow(count, bytes, &delta) || __builtin_add_overflow(s.i, delta, &s.i)) s.i = -1;
+        s.i = moved(s.i, count, bytes);
         return;
     }
     const __int128 at = __int128(reinterpret_cast<uintptr_t>(s.view.data)) + __int128(count) * bytes;

@@ -14,10 +14,32 @@ namespace pto::as::interp {
 // The host address of `bytes` bytes at the pointer in slot `s`, all inside its memory: else
 // RUN_POINTER_RANGE naming the operand.
 std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const char* operand);
+// The window of an on-chip memory of the running core, and RUN_POINTER_RANGE for an access outside it.
+MemoryWindow window_of(pto::TileType memory);
+[[noreturn]] void outside_memory(pto::TileType memory, uint64_t size, int64_t at, int64_t bytes, const char* operand);
+
+// `bytes` bytes at byte offset `at` of on-chip memory `memory`, looked up once per frame; else
+// RUN_POINTER_RANGE naming the operand. Inline: every vector load and store takes this path.
+inline std::byte* on_chip_address(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand)
+{
+    MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
+    if (!window.known) [[unlikely]]
+        window = window_of(memory);
+    if (at < 0 || bytes < 0 || uint64_t(at) + uint64_t(bytes) > window.size) [[unlikely]]
+        outside_memory(memory, window.size, at, bytes, operand);
+    return window.base + at;
+}
 
 // Moves the pointer in `s` by `count` elements of `bytes` bytes. A result past what 64 bits hold points
 // nowhere (an on-chip offset of -1, a null global address), so that any access through it is refused.
 void advance(const PointerInfo& p, Slot& s, int64_t count, int64_t bytes);
+// On-chip byte offset `at` moved by `count` elements of `bytes` bytes (-1, nowhere, past 64 bits).
+inline int64_t moved(int64_t at, int64_t count, int64_t bytes)
+{
+    int64_t delta = 0;
+    if (__builtin_mul_overflow(count, bytes, &delta) || __builtin_add_overflow(at, delta, &at)) return -1;
+    return at;
+}
 
 // RUN_POINTER_ALIGN unless the pointer is a multiple of `alignment` bytes; `why` says whose rule it is.
 void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, const char* operand, const char* why);

@@ -4,6 +4,7 @@
 #include <pto/engine/ops/vector.hpp>
 
 #include <cstring>
+#include <type_traits>
 
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/line_kernels.hpp"
@@ -21,8 +22,8 @@ bool is_float(DType t) { return t == DType::F32 || t == DType::F16 || t == DType
 
 void clear_inactive(const Register& mask, Register& dst)
 {
-    for (int b = 0; b < kRegisterBytes; ++b) dst.bytes[std::size_t(b)] &= mask.bytes[std::size_t(b)];
-    dst.lane_bytes = 0;
+    if (!mask.all_active)
+        for (int b = 0; b < kRegisterBytes; ++b) dst.bytes[std::size_t(b)] &= mask.bytes[std::size_t(b)];
 }
 
 LineOp line_op(BinaryOp op)
@@ -41,6 +42,41 @@ LineOp line_op(BinaryOp op)
         case BinaryOp::Shr: return LineOp::Shr;
     }
     return LineOp::Add;
+}
+
+// The operations whose meaning is the plain C++ operation on the lane (wrapping for integers, IEEE for
+// float): a loop of fixed length over the registers, which the compiler vectorises, without the
+// element-wise loops' dispatch (at 256 bytes, the dispatch would cost more than the arithmetic).
+template <typename T>
+bool plain_binary(BinaryOp op, const Register& a, const Register& b, Register& dst)
+{
+    constexpr std::size_t n = kRegisterBytes / sizeof(T);
+    const T* x = reinterpret_cast<const T*>(a.bytes.data());
+    const T* y = reinterpret_cast<const T*>(b.bytes.data());
+    T* d = reinterpret_cast<T*>(dst.bytes.data());
+    auto each = [&](auto fn) {
+        for (std::size_t i = 0; i < n; ++i) d[i] = fn(x[i], y[i]);
+        return true;
+    };
+    if constexpr (std::is_floating_point_v<T>) {
+        switch (op) {
+            case BinaryOp::Add: return each([](T p, T q) { return p + q; });
+            case BinaryOp::Sub: return each([](T p, T q) { return p - q; });
+            case BinaryOp::Mul: return each([](T p, T q) { return p * q; });
+            case BinaryOp::Div: return each([](T p, T q) { return p / q; });
+            default: return false;
+        }
+    } else {
+        using U = std::make_unsigned_t<T>;  // wraps where T would overflow
+        switch (op) {
+            case BinaryOp::Add: return each([](T p, T q) { return T(U(p) + U(q)); });
+            case BinaryOp::Sub: return each([](T p, T q) { return T(U(p) - U(q)); });
+            case BinaryOp::And: return each([](T p, T q) { return T(p & q); });
+            case BinaryOp::Or: return each([](T p, T q) { return T(p | q); });
+            case BinaryOp::Xor: return each([](T p, T q) { return T(p ^ q); });
+            default: return false;
+        }
+    }
 }
 
 // One line of the register's lanes through the element-wise loops of type T.
@@ -90,13 +126,52 @@ std::string_view unary_problem(UnaryOp op, DType dtype)
     }
 }
 
-void binary(BinaryOp op, DType dtype, const Register& a, const Register& b, const Register& mask, Register& dst)
+namespace {
+
+template <BinaryOp Op, typename T>
+void binary_of(const Register& a, const Register& b, const Register& mask, Register& dst)
 {
+    constexpr bool plain = std::is_same_v<T, float> || std::is_integral_v<T>;
+    bool done = false;
+    if constexpr (plain) done = plain_binary<T>(Op, a, b, dst);
+    if (!done) run_register<T>(line_op(Op), dst, {&a, &b});
+    clear_inactive(mask, dst);
+}
+
+template <typename T>
+BinaryKernel binary_kernel_of(BinaryOp op)
+{
+    switch (op) {
+        case BinaryOp::Add: return &binary_of<BinaryOp::Add, T>;
+        case BinaryOp::Sub: return &binary_of<BinaryOp::Sub, T>;
+        case BinaryOp::Mul: return &binary_of<BinaryOp::Mul, T>;
+        case BinaryOp::Div: return &binary_of<BinaryOp::Div, T>;
+        case BinaryOp::Max: return &binary_of<BinaryOp::Max, T>;
+        case BinaryOp::Min: return &binary_of<BinaryOp::Min, T>;
+        case BinaryOp::And: return &binary_of<BinaryOp::And, T>;
+        case BinaryOp::Or: return &binary_of<BinaryOp::Or, T>;
+        case BinaryOp::Xor: return &binary_of<BinaryOp::Xor, T>;
+        case BinaryOp::Shl: return &binary_of<BinaryOp::Shl, T>;
+        case BinaryOp::Shr: return &binary_of<BinaryOp::Shr, T>;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+BinaryKernel binary_kernel(BinaryOp op, DType dtype)
+{
+    BinaryKernel kernel = nullptr;
     elementwise::visit_arithmetic_type(dtype, [&]<typename T>() {
-        run_register<T>(line_op(op), dst, {&a, &b});
+        kernel = binary_kernel_of<T>(op);
         return true;
     });
-    clear_inactive(mask, dst);
+    return kernel;
+}
+
+void binary(BinaryOp op, DType dtype, const Register& a, const Register& b, const Register& mask, Register& dst)
+{
+    binary_kernel(op, dtype)(a, b, mask, dst);
 }
 
 void unary(UnaryOp op, DType dtype, const Register& a, const Register& mask, Register& dst)

@@ -148,6 +148,14 @@ void load(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst)
     }
 }
 
+namespace {
+
+void load_norm(LoadDist, int, const std::byte* src, Register& dst) { std::memcpy(dst.bytes.data(), src, kRegisterBytes); }
+
+}  // namespace
+
+LoadKernel load_kernel(LoadDist dist) { return dist == LoadDist::NORM ? &load_norm : &load; }
+
 void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
 {
     const StoreMode& m = mode_of(dist);
@@ -163,6 +171,10 @@ void store(StoreDist dist, int lane_bytes, const Register& value, const Register
             const int at = (lane % per_plane) * m.channels + lane / per_plane;
             std::memcpy(dst + int64_t(at) * element, in + lane * lane_bytes, std::size_t(element));
         }
+        return;
+    }
+    if (element == lane_bytes && mask.all_active) {
+        std::memcpy(dst, in, kRegisterBytes);
         return;
     }
     if (element == lane_bytes) {

@@ -13,9 +13,14 @@ namespace {
 void set_lanes(Register& dst, int lane_bytes, auto&& active)
 {
     const int lanes = kRegisterBytes / lane_bytes;
-    for (int i = 0; i < lanes; ++i)
-        std::memset(dst.bytes.data() + i * lane_bytes, active(i, lanes) ? 0xff : 0x00, std::size_t(lane_bytes));
+    bool all = true;
+    for (int i = 0; i < lanes; ++i) {
+        const bool on = active(i, lanes);
+        std::memset(dst.bytes.data() + i * lane_bytes, on ? 0xff : 0x00, std::size_t(lane_bytes));
+        all = all && on;
+    }
     dst.lane_bytes = uint8_t(lane_bytes);
+    dst.all_active = all;
 }
 
 }  // namespace
@@ -72,6 +77,7 @@ Register widen_mask(const Register& b32_mask)
     for (int lane = 0; lane < kRegisterBytes / 8; ++lane)
         std::memset(wide.bytes.data() + lane * 8, int(b32_mask.bytes[std::size_t(lane * 8)]), 8);
     wide.lane_bytes = 8;
+    wide.all_active = b32_mask.all_active;
     return wide;
 }
 

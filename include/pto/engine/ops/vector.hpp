@@ -21,7 +21,8 @@ inline constexpr int kRegisterBytes = 256;
 // instructions that take a mask require it to match their lanes.
 struct Register {
     alignas(64) std::array<std::byte, kRegisterBytes> bytes{};
-    uint8_t lane_bytes = 0;  // masks only
+    uint8_t lane_bytes = 0;   // masks only
+    bool all_active = false;  // masks only: every lane set (every kernel that writes a mask says)
 };
 
 // ---- loads and stores --------------------------------------------------------------------------
@@ -55,6 +56,9 @@ inline constexpr int64_t kAccessAlignment = 32;
 
 // dst = the register `dist` assembles from the footprint at `src`.
 void load(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst);
+// The same, resolved once for a program's operation (NORM: a plain copy of 256 bytes).
+using LoadKernel = void (*)(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst);
+LoadKernel load_kernel(LoadDist dist);
 // Writes the active lanes of `value` at `dst` as `dist` lays them out; inactive lanes write nothing.
 void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst);
 
@@ -89,6 +93,9 @@ std::string_view unary_problem(UnaryOp op, DType dtype);
 // dst = op(a, b) on the active lanes of `mask`, zero on the inactive ones. Every lane computes exactly
 // what the tile instruction of the same name (TADD, TMAX, ...) computes for one element.
 void binary(BinaryOp op, DType dtype, const Register& a, const Register& b, const Register& mask, Register& dst);
+// The same, resolved once for a program's operation (null for an element type that is no lane type).
+using BinaryKernel = void (*)(const Register& a, const Register& b, const Register& mask, Register& dst);
+BinaryKernel binary_kernel(BinaryOp op, DType dtype);
 void unary(UnaryOp op, DType dtype, const Register& a, const Register& mask, Register& dst);
 
 }  // namespace pto::engine::vector

@@ -33,6 +33,9 @@ constexpr Positional kPositional[] = {
     {"pto.mte_l1_bt", {"l1", "bt", "i64"}},
     {"pto.mte_l1_fb", {"l1", "fb", "i64"}},
     {"pto.mte_gm_l1_frac", {"gm", "l1"}},
+    {"pto.mte_gm_ub", {"gm", "ub", "i64", "i64"}},  // l2_cache_ctl, len_burst
+    {"pto.mte_ub_gm", {"ub", "gm", "i64"}},
+    {"pto.mte_ub_ub", {"ub", "ub", "i64"}},
     {"pto.mte_l1_l0a", {"l1", "l0a", "i64", "i64"}},
     {"pto.mte_l1_l0b", {"l1", "l0b", "i64", "i64"}},
     {"pto.mte_l0c_l1", {"l0c", "l1", "i64", "i64", "i64", "i64"}},
@@ -227,6 +230,11 @@ private:
             if (v.size() != 3) return;
             if (c == "loop3") form_.loop3 = v;
             else form_.bursts.push_back({v[0], v[1], v[2]});
+        } else if (c == "pad") {
+            // pad(value) or pad(value, left, right): both counts, or neither.
+            form_.pad = operands(c, items, 1, 2);
+            if (form_.pad.size() == 2)
+                problem("STRUCT_CLAUSE", "pad(...) takes both padding counts or neither", "pad(value) or pad(value, left, right)", "one count");
         } else if (c == "nd2nz" || c == "dn2nz") {
             flag(c, items);
             form_.dn2nz = c == "dn2nz";

@@ -46,8 +46,9 @@ struct CubeForm {
     std::string saturation;  // "", "sat", "nosat", "sat(preserve_nan)"
     std::string tf32_mode;   // "", "round_even", "round_away"
 
-    // pto.mte_gm_l1, mte_l1_ub, mte_ub_l1, mte_l1_bt, mte_l1_fb
+    // pto.mte_gm_l1, mte_l1_ub, mte_ub_l1, mte_l1_bt, mte_l1_fb, mte_gm_ub, mte_ub_gm, mte_ub_ub
     std::vector<BurstClause> bursts;  // nburst, then each loop
+    std::vector<const Value*> pad;    // pto.mte_gm_ub: fill value[, left count, right count]
 
     // pto.mte_gm_l1_frac
     bool dn2nz = false;

@@ -51,6 +51,7 @@ constexpr std::string_view kMadClauses[] = {"unit_flag", "disable_gemv", "sat", 
 constexpr std::string_view kMadMxClauses[] = {"unit_flag", "disable_gemv", "sat", "nosat", "n_dir"};
 constexpr std::string_view kBurstLoopClauses[] = {"nburst", "loop"};
 constexpr std::string_view kBurstClauses[] = {"nburst"};
+constexpr std::string_view kBurstLoopPadClauses[] = {"nburst", "loop", "pad"};
 constexpr std::string_view kFracClauses[] = {"nd2nz", "dn2nz", "shape", "src_layout", "dst_group", "ctrl"};
 constexpr std::string_view kFixpipeClauses[] = {"unit_flag", "pre_quant", "pre_relu", "nz2nd", "nz2dn", "nz2nz",
                                                 "loop3",     "sat",       "nosat"};
@@ -113,6 +114,9 @@ const OpInfo kOtherOps[] = {
     cube("pto.mte_gm_l1", 3, kBurstLoopClauses), cube("pto.mte_l1_ub", 3, kBurstLoopClauses),
     cube("pto.mte_ub_l1", 3, kBurstClauses), cube("pto.mte_l1_bt", 3, kBurstClauses), cube("pto.mte_l1_fb", 3, kBurstClauses),
     cube("pto.mte_gm_l1_frac", 2, kFracClauses),
+    // The vector core's DMA (PTO ISA v0.6 grouped forms): GM <-> UB and within UB.
+    cube("pto.mte_gm_ub", 4, kBurstLoopPadClauses), cube("pto.mte_ub_gm", 3, kBurstLoopClauses),
+    cube("pto.mte_ub_ub", 3, kBurstClauses),
     cube("pto.mte_l1_l0a", 4, {}), cube("pto.mte_l1_l0b", 4, {}),
     cube("pto.mte_l0c_l1", 6, kFixpipeClauses), cube("pto.mte_l0c_gm", 8, kFixpipeGmClauses),
     cube("pto.mte_l0c_ub", 6, kFixpipeUbClauses),

@@ -27,6 +27,7 @@ namespace {
 using engine::DType;
 
 constexpr const char* kCubeUnits = "the cube's buffers are addressed in 32-byte units";
+constexpr const char* kUbUnits = "a DMA transfer addresses the unified buffer in 32-byte units";
 
 int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
@@ -285,12 +286,16 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
     const PointerSlot src = ptr[0], dst = ptr[1];
 
     if (!form.bursts.empty()) {
-        // Byte lengths and strides (mte_gm_l1, mte_l1_ub); or lengths and gaps in 32-byte blocks.
-        const bool blocks = n == "pto.mte_ub_l1" || n == "pto.mte_l1_bt" || n == "pto.mte_l1_fb";
+        // Byte lengths and strides (mte_gm_l1, mte_l1_ub, mte_gm_ub, mte_ub_gm); or lengths and gaps in
+        // 32-byte blocks.
+        const bool blocks = n == "pto.mte_ub_l1" || n == "pto.mte_l1_bt" || n == "pto.mte_l1_fb" || n == "pto.mte_ub_ub";
         const bool bias_load = n == "pto.mte_l1_bt";
+        const bool vector_dma = n == "pto.mte_gm_ub" || n == "pto.mte_ub_gm";
         std::vector<std::array<int, 3>> levels;
         for (const BurstClause& b : form.bursts) levels.push_back({slot(b.count), slot(b.src_stride), slot(b.dst_stride)});
-        const int length_slot = num.at(0);
+        const int length_slot = num.back();  // mte_gm_ub's first scalar is its L2 cache control
+        const std::vector<int> pad = slots_of(form.pad);
+        const ScalarKind pad_kind = pad.empty() ? ScalarKind{} : scalar_kind(l.operand_type(op, std::size_t(std::find(op.operands.begin(), op.operands.end(), form.pad[0]) - op.operands.begin())));
         return add([=](Frame& f) {
             runtime::InstructionScope scope(name.c_str());
             const int64_t unit = blocks ? 32 : 1;
@@ -313,13 +318,28 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
             if (blocks) {
                 require_aligned(src.info, f.slots[src.slot], 32, "src", kCubeUnits);
                 require_aligned(dst.info, f.slots[dst.slot], 32, "dst", kCubeUnits);
+            } else if (vector_dma) {  // the UB side of a GM <-> UB transfer starts on a 32-byte boundary
+                if (src.info.memory) require_aligned(src.info, f.slots[src.slot], 32, "src", kUbUnits);
+                if (dst.info.memory) require_aligned(dst.info, f.slots[dst.slot], 32, "dst", kUbUnits);
+            }
+            engine::cube::RowPadding padding;
+            if (!pad.empty()) {
+                const engine::ScalarValue fill{.i = f.slots[pad[0]].i, .f = f.slots[pad[0]].f, .is_float = pad_kind.is_float, .known = true};
+                const engine::ScalarBits bits = engine::encode_scalar(dst.info.dtype, fill);
+                padding.element_bytes = dst.info.element_bytes();
+                std::memcpy(padding.value.data(), &bits, std::min<std::size_t>(sizeof bits, padding.value.size()));
+                if (pad.size() == 3) {
+                    padding.left = count_of(f, pad[1], 0, "left padding count", "RUN_BURST_PATTERN");
+                    padding.right = count_of(f, pad[2], 0, "right padding count", "RUN_BURST_PATTERN");
+                }
             }
             const int64_t src_end = engine::cube::burst_extent(length, pattern, true);
-            const int64_t dst_end = engine::cube::burst_extent(length * widen, pattern, false);
+            const int64_t dst_end = engine::cube::burst_extent(pad.empty() ? length * widen : padding.row_bytes(length), pattern, false);
             engine::cube::BurstCopy copy{.dst = address(dst.info, f.slots[dst.slot], dst_end, "dst"),
                                          .src = address(src.info, f.slots[src.slot], src_end, "src"),
                                          .length = length,
-                                         .levels = pattern};
+                                         .levels = pattern,
+                                         .padding = pad.empty() ? nullptr : &padding};
             if (widen != 1) {
                 copy.from = src.info.dtype;
                 copy.to = dst.info.dtype;

@@ -1,10 +1,11 @@
-// The strided byte copies of the cube's data-movement micro-instructions (pto.mte_gm_l1, mte_l1_ub,
-// mte_ub_l1, mte_l1_bt, mte_l1_fb).
+// The strided byte copies of the data-movement micro-instructions (pto.mte_gm_l1, mte_l1_ub, mte_ub_l1,
+// mte_l1_bt, mte_l1_fb, and the vector core's mte_gm_ub, mte_ub_gm, mte_ub_ub).
 #include <pto/engine/ops/cube.hpp>
 #include <pto/numeric/convert.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -57,6 +58,14 @@ void copy_bursts(const BurstCopy& copy)
             const std::byte* from = copy.src + src;
             std::byte* to = copy.dst + dst;
             require_written(from, copy.length);
+            if (const RowPadding* pad = copy.padding) {
+                const int64_t row = pad->row_bytes(copy.length), before = pad->left * pad->element_bytes;
+                for (int64_t at = 0; at < row; at += pad->element_bytes)
+                    std::memcpy(to + at, pad->value.data(), std::size_t(std::min<int64_t>(pad->element_bytes, row - at)));
+                std::memmove(to + before, from, std::size_t(copy.length));
+                runtime::mark_written(to, std::size_t(row));
+                return;
+            }
             if (widen) {
                 const int64_t values = copy.length * 8 / dtype_bits(copy.from);
                 for (int64_t i = 0; i < values; ++i)

@@ -4,6 +4,7 @@
 // accumulator. The caller has resolved every pointer and checked that each access stays in its memory.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -20,14 +21,26 @@ struct BurstLevel {
     int64_t dst_stride = 0;
 };
 
+// `pto.mte_gm_ub`'s pad(...): a destination row is `left` fill elements, the burst, `right` fill
+// elements, then fill up to the next multiple of 32 bytes.
+struct RowPadding {
+    std::array<std::byte, 8> value{};  // the bits of one fill element
+    int element_bytes = 1;
+    int64_t left = 0, right = 0;
+    // The bytes one padded row of a `length`-byte burst takes.
+    int64_t row_bytes(int64_t length) const { return (left * element_bytes + length + right * element_bytes + 31) / 32 * 32; }
+};
+
 // `length` bytes per burst, repeated over `levels` (innermost first). The bytes of a burst are
-// copied as they are; `widen` (`pto.mte_l1_bt`): 16-bit floats of `from` widened to f32 instead.
+// copied as they are; `widen` (`pto.mte_l1_bt`): 16-bit floats of `from` widened to f32 instead;
+// `padding`: each destination row padded around the burst.
 struct BurstCopy {
     std::byte* dst = nullptr;
     const std::byte* src = nullptr;
     int64_t length = 0;
     std::span<const BurstLevel> levels;
     DType from = DType::U8, to = DType::U8;  // differ only when widening
+    const RowPadding* padding = nullptr;
 };
 void copy_bursts(const BurstCopy& copy);
 // The byte extent [0, end) a pattern touches from its source (`source`) or destination base.

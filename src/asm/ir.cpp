@@ -120,11 +120,11 @@ bool is_tile_instruction(std::string_view op_name)
 
 bool has_fixed_spelling(std::string_view op_name)
 {
-    static constexpr std::array<std::string_view, 13> kFixed = {
+    static constexpr std::array<std::string_view, 15> kFixed = {
         "pto.make_tensor_view", "pto.partition_view", "pto.alloc_tile",       "pto.subset",
         "pto.set_validshape",   "pto.get_block_idx",  "pto.get_block_num",    "pto.get_subblock_idx",
         "pto.get_subblock_num", "pto.addptr",         "pto.castptr",          "pto.section.cube",
-        "pto.section.vector",
+        "pto.section.vector",   "pto.tile_buf_addr",  "pto.tensor_view_addr",
     };
     return std::find(kFixed.begin(), kFixed.end(), op_name) != kFixed.end();
 }

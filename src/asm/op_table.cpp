@@ -90,6 +90,11 @@ const OpInfo kOtherOps[] = {
     other("pto.subview", OpClass::View, 3, 4, kTileScalar),
     other("pto.tsubview", OpClass::View, 3, 4, kTileScalar),
     other("pto.talias", OpClass::View, 1, 2, kTile),
+    // The bridges between tiles and views and the vector micro-instructions' pointers.
+    other("pto.tile_buf_addr", OpClass::View, 1, 1, kTile),
+    other("pto.tensor_view_addr", OpClass::View, 1, 1, kAny),
+    other("pto.get_tensor_view_dim", OpClass::View, 2, 2, kAny),
+    other("pto.get_tensor_view_stride", OpClass::View, 2, 2, kAny),
     // Block queries.
     other("pto.get_block_idx", OpClass::Query, 0, 0, kScalar),
     other("pto.get_block_num", OpClass::Query, 0, 0, kScalar),

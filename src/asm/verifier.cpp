@@ -100,7 +100,14 @@ private:
                       std::to_string(entry->arguments.size()), std::to_string(op.operands.size()));
             return;
         }
-        if (vector_scopes_ > 0) return;
+        if (vector_scopes_ > 0) {
+            if (is_tile_instruction(op.name))
+                error("STRUCT_VECSCOPE_TILE", op, "tile instructions stand outside vector scopes", "the instruction outside the pto.vecscope",
+                      "inside");
+            return;
+        }
+        if (op.name == "pto.tile_buf_addr")
+            error("STRUCT_VECSCOPE", op, "a tile's address is taken inside a vector interval", "the operation inside a pto.vecscope", "outside");
         auto vector_state = [](const Type& t) { return t.is_vector_state(); };
         bool uses = false;
         for (std::size_t i = 0; i < op.operands.size(); ++i) uses = uses || vector_state(op.operand_type(i));
@@ -185,6 +192,7 @@ private:
                 error(codes::kUnknownCallee, op, "call of an unknown function", "a function of this module", "@" + callee->text());
         }
         if (views_into_destination(op.name)) verify_view(op);
+        if (op.name == "pto.tile_buf_addr" || op.name == "pto.tensor_view_addr") verify_address_of(op);
         if (info->cls == OpClass::Pointer) verify_pointer(op);
         if (op.name == "pto.alloc_tile") {
             if (op.results.size() != 1) error(codes::kStructResultCount, op, "wrong number of results", "1", std::to_string(op.results.size()));
@@ -222,6 +230,19 @@ private:
         const std::optional<engine::DType> element = pointer.element_dtype();
         if (!value.is_none() && element && value.element_dtype() != element)
             error(codes::kOperandKind, op, "the value has the pointer's element type", std::string(engine::dtype_name(*element)), to_string(value));
+    }
+
+    // tile_buf_addr gives a pointer into the tile's on-chip memory, tensor_view_addr one into global memory.
+    void verify_address_of(const Operation& op)
+    {
+        if (op.results.size() != 1) return error(codes::kStructResultCount, op, "wrong number of results", "1", std::to_string(op.results.size()));
+        const Type result = op.results[0]->type;
+        const bool tile = op.name == "pto.tile_buf_addr";
+        const auto* ptr = result.dyn_cast<PtrType>();
+        const bool on_chip = ptr && ptr->space && memory_of(*ptr->space);
+        if (!result.is_none() && (!ptr || on_chip != tile))
+            error(codes::kOperandKind, op, "the result is a pointer into the operand's memory", tile ? "!pto.ptr<T, vec>" : "!pto.ptr<T, gm>",
+                  to_string(result));
     }
 
     // pto.subview / pto.talias: the view's rules on the types (the position is the run's to check).

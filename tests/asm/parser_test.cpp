@@ -321,7 +321,8 @@ TEST(ParserTile, VectorInstructionWithSubscriptAndAttribute)
     const Operation& op = *body_of(r.module)[1];
     EXPECT_EQ(op.operands.size(), 2u);
     EXPECT_EQ(op.attribute("dist")->text(), "NORM");
-    EXPECT_TRUE(op.results[0]->type.is<OpaqueType>());
+    ASSERT_TRUE(op.results[0]->type.is<VRegType>());
+    EXPECT_EQ(op.results[0]->type.as<VRegType>().lanes, 64);
 }
 
 TEST(ParserTile, StatementsEndAtTheLineUnlessContinued)

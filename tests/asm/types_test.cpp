@@ -255,14 +255,33 @@ TEST(Types, AliasesResolveAndKeepTheirName)
 
 TEST(Types, OpaqueDialectAndBuiltinTypes)
 {
-    for (std::string text : {"!pto.event<src=#pto.op<TLOAD>, dst=#pto.op<TADD>>", "!pto.vreg<64xf32>", "!pto.mask",
-                             "memref<?xf32, strided<[?, 1], offset: ?>>", "!llvm.ptr<6>"}) {
+    for (std::string text : {"!pto.event<src=#pto.op<TLOAD>, dst=#pto.op<TADD>>", "memref<?xf32, strided<[?, 1], offset: ?>>", "!llvm.ptr<6>"}) {
         Type t = parse_type_text(text);
         EXPECT_TRUE(t.is<OpaqueType>()) << text;
         EXPECT_EQ(to_string(t), text);
     }
-    EXPECT_EQ(parse_type_text("!pto.vreg<64xf32>"), parse_type_text("!pto.vreg<64xf32>"));
-    EXPECT_NE(parse_type_text("!pto.vreg<64xf32>"), parse_type_text("!pto.vreg<128xf16>"));
+}
+
+TEST(Types, VectorRegistersMasksAndAlignmentState)
+{
+    const Type vreg = parse_type_text("!pto.vreg<64xf32>");
+    ASSERT_TRUE(vreg.is<VRegType>());
+    EXPECT_EQ(vreg.as<VRegType>().lanes, 64);
+    EXPECT_EQ(vreg.element_dtype(), engine::DType::F32);
+    EXPECT_EQ(vreg, parse_type_text("!pto.vreg<64xf32>"));
+    EXPECT_NE(vreg, parse_type_text("!pto.vreg<128xf16>"));
+    for (const auto& [text, lane_bytes] : {std::pair<std::string, unsigned>{"!pto.mask<b8>", 1}, {"!pto.mask<b16>", 2}, {"!pto.mask<b32>", 4},
+                                           {"!pto.mask<G>", 0}, {"!pto.mask", 0}}) {
+        const Type mask = parse_type_text(text);
+        ASSERT_TRUE(mask.is<MaskType>()) << text;
+        EXPECT_EQ(mask.as<MaskType>().lane_bytes, lane_bytes) << text;
+        EXPECT_EQ(to_string(mask), text);
+    }
+    EXPECT_TRUE(parse_type_text("!pto.align").is<AlignType>());
+    for (const char* text : {"!pto.vreg<64xf32>", "!pto.mask<b32>", "!pto.align"}) {
+        EXPECT_EQ(to_string(parse_type_text(text)), text);
+        EXPECT_TRUE(parse_type_text(text).is_vector_state());
+    }
 }
 
 struct BadType {
@@ -292,6 +311,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadType{"!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=1, bogus=1>", "PARSE_BAD_TYPE", "unknown tile parameter"},
         BadType{"!pto.tile_buf<loc=gpu, dtype=f32, rows=1, cols=1>", "PARSE_BAD_TYPE", "unknown tile location"},
         BadType{"!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=1, pad=9>", "PARSE_BAD_TYPE", "unknown pad value"},
+        BadType{"!pto.mask<b64>", "PARSE_BAD_TYPE", "unknown predicate width"},
+        BadType{"!pto.vreg<4x4xf32>", "PARSE_BAD_TYPE", "one static lane count"},
         BadType{"!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=1, blayout=diagonal>", "PARSE_BAD_TYPE", "unknown blayout"},
         BadType{"!pto.tile_buf<loc=vec, dtype=f32, rows=1, rows=2, cols=1>", "PARSE_BAD_TYPE", "duplicate tile parameter"},
         BadType{"!pto.tile_buf<loc=vec, rows=1, cols=1>", "PARSE_BAD_TYPE", "without a dtype"},

@@ -4,10 +4,13 @@
 #include <pto/engine/instructions.hpp>
 #include <pto/engine/ops/layout.hpp>
 #include <pto/engine/pipes.hpp>
+#include <pto/profile/profile.hpp>
 #include <pto/runtime/memory.hpp>
 #include <pto/runtime/sync.hpp>
 
+#include "asm/cube_form.hpp"
 #include "asm/interpreter/lowering.hpp"
+#include "asm/printer.hpp"
 #include "asm/operand_descriptors.hpp"
 
 namespace pto::as::interp {
@@ -221,6 +224,50 @@ void Lowerer::lower_view(const Operation& op, Body& body)
             t.valid_rows = std::clamp<int32_t>(in.valid_rows - int32_t(r), 0, sub_rows);
             t.valid_cols = std::clamp<int32_t>(in.valid_cols - int32_t(c), 0, sub_cols);
             f.slots[d].tile = t;
+        });
+    }
+
+    if (op.name == "pto.tile_buf_addr") {
+        // The pointer to a tile's data: its byte offset in its on-chip memory. A tile the program gave
+        // no address lives outside the simulated memories, where no pointer reaches.
+        const PointerInfo p = pointer_info(result_type(op, 0));
+        if (!p.memory) fail(op, codes::kBadOperand, "tile_buf_addr gives an on-chip pointer", "!pto.ptr<T, vec>", to_string(result_type(op, 0)));
+        const int t = slot(op.operands.at(0)), d = define(op.results.at(0).get());
+        return add([=](Frame& f) {
+            const engine::TileDesc& tile = f.slots[t].tile;
+            std::byte* const base = runtime::memory_base(tile.loc);
+            const uint64_t size = runtime::memory_size(tile.loc);
+            if (tile.loc != *p.memory || !base || tile.data < base || tile.data >= base + size)
+                throw SimError({std::string(codes::kBadOperand), "pto.tile_buf_addr", "tile",
+                                "the tile has no address in " + std::string(profile::memory_name(*p.memory)),
+                                "a tile allocated with `addr = ...` in that memory", "a tile placed elsewhere", location_of(*module, *where)});
+            f.slots[d].i = tile.data - base;
+        });
+    }
+
+    if (op.name == "pto.tensor_view_addr") {
+        if (!result_type(op, 0).is<PtrType>() || pointer_info(result_type(op, 0)).memory)
+            fail(op, codes::kBadOperand, "tensor_view_addr gives a global-memory pointer", "!pto.ptr<T, gm>", to_string(result_type(op, 0)));
+        const int v = slot(op.operands.at(0)), d = define(op.results.at(0).get());
+        const engine::DType dtype = pointer_info(result_type(op, 0)).dtype;
+        return add([=](Frame& f) { f.slots[d].view = {.data = f.slots[v].view.data, .dtype = dtype}; });
+    }
+
+    if (op.name == "pto.get_tensor_view_dim" || op.name == "pto.get_tensor_view_stride") {
+        // Dimension `idx` of the view's rank (its type's), counted in elements.
+        const Type vt = operand_type(op, 0);
+        const auto* view = vt.dyn_cast<TensorViewType>();
+        if (!view) fail(op, codes::kBadOperand, "the operand is a tensor view", "!pto.tensor_view<...>", to_string(vt));
+        const int64_t rank = int64_t(view->shape.size());
+        const bool stride = op.name == "pto.get_tensor_view_stride";
+        const int v = slot(op.operands.at(0)), index = slot(op.operands.at(1)), d = define(op.results.at(0).get());
+        return add([=](Frame& f) {
+            const int64_t k = f.slots[index].i;
+            if (k < 0 || k >= rank)
+                throw SimError({"RUN_VIEW_DIM", where->name, "idx", "no such dimension of the view",
+                                "0 to " + std::to_string(rank - 1), std::to_string(k), location_of(*module, *where)});
+            const engine::GlobalDesc& g = f.slots[v].view;
+            f.slots[d].i = stride ? g.stride[5 - rank + k] : g.shape[5 - rank + k];
         });
     }
 

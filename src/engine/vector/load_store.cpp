@@ -4,8 +4,11 @@
 // register, so the footprint a mode touches follows from the formula (the pages' "contiguous bytes"
 // column contradicts the formulas for DS, SPLT and DINTLV; the README records the decision).
 #include <pto/engine/ops/vector.hpp>
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
 
 #include <cstring>
+#include <string>
 
 namespace pto::engine::vector {
 
@@ -49,6 +52,17 @@ constexpr StoreMode kStoreModes[] = {
 
 const LoadMode& mode_of(LoadDist d) { return kLoadModes[static_cast<int>(d)]; }
 const StoreMode& mode_of(StoreDist d) { return kStoreModes[static_cast<int>(d)]; }
+
+// Checked mode: RUN_UNINIT_READ when a load reads a byte nothing has written: `lines` elements of
+// `element` bytes, `pitch` bytes apart.
+void require_written(const std::byte* src, int64_t element, int64_t pitch, int64_t lines)
+{
+    if (!runtime::checked()) return;
+    const runtime::ShadowView shadow(src, std::size_t(pitch * (lines - 1) + element));
+    if (const int64_t bad = shadow.first_unwritten(src, std::size_t(element), std::size_t(pitch), std::size_t(lines)); bad >= 0)
+        runtime::fail({"RUN_UNINIT_READ", "", "source", "reads a byte " + std::to_string(bad) + " bytes past its address that nothing has written",
+                       "initialised data", "never-written bytes", ""});
+}
 
 // Copies the low `to` bytes of a little-endian value of `from` bytes, zero-extending when `to` is wider.
 void resize_element(const std::byte* src, int from, std::byte* dst, int to)
@@ -129,6 +143,8 @@ void load(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst)
     const int lanes = kRegisterBytes / lane_bytes;
     std::byte* out = dst.bytes.data();
     const int element = memory_element_bytes(dist, lane_bytes);
+    if (m.stride > 1) require_written(src, element, int64_t(m.stride) * element, lanes);  // every stride-th element
+    else require_written(src, footprint_bytes(dist, lane_bytes), 0, 1);
     switch (dist) {
         case LoadDist::NORM:
             std::memcpy(out, src, kRegisterBytes);
@@ -150,7 +166,11 @@ void load(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst)
 
 namespace {
 
-void load_norm(LoadDist, int, const std::byte* src, Register& dst) { std::memcpy(dst.bytes.data(), src, kRegisterBytes); }
+void load_norm(LoadDist, int, const std::byte* src, Register& dst)
+{
+    require_written(src, kRegisterBytes, 0, 1);
+    std::memcpy(dst.bytes.data(), src, kRegisterBytes);
+}
 
 }  // namespace
 
@@ -163,6 +183,10 @@ void store(StoreDist dist, int lane_bytes, const Register& value, const Register
     const int element = memory_element_bytes(dist, lane_bytes);
     const std::byte* in = value.bytes.data();
     auto active = [&](int lane) { return mask.bytes[std::size_t(lane * lane_bytes)] != std::byte{0}; };
+    const bool checked = runtime::checked();
+    auto written = [&](std::byte* at, int64_t bytes) {
+        if (checked) runtime::mark_written(at, std::size_t(bytes));
+    };
     if (m.channels > 1) {
         // Lane c * (lanes / channels) + i of the register (plane c) goes to element i * channels + c.
         const int per_plane = lanes / m.channels;
@@ -170,11 +194,13 @@ void store(StoreDist dist, int lane_bytes, const Register& value, const Register
             if (!active(lane)) continue;
             const int at = (lane % per_plane) * m.channels + lane / per_plane;
             std::memcpy(dst + int64_t(at) * element, in + lane * lane_bytes, std::size_t(element));
+            written(dst + int64_t(at) * element, element);
         }
         return;
     }
     if (element == lane_bytes && mask.all_active) {
         std::memcpy(dst, in, kRegisterBytes);
+        written(dst, kRegisterBytes);
         return;
     }
     if (element == lane_bytes) {
@@ -183,10 +209,16 @@ void store(StoreDist dist, int lane_bytes, const Register& value, const Register
         const auto* from = reinterpret_cast<const uint8_t*>(in);
         const auto* keep = reinterpret_cast<const uint8_t*>(mask.bytes.data());
         for (int b = 0; b < kRegisterBytes; ++b) out[b] = uint8_t((from[b] & keep[b]) | (out[b] & ~keep[b]));
+        if (checked)
+            for (int lane = 0; lane < lanes; ++lane)
+                if (active(lane)) written(dst + lane * lane_bytes, lane_bytes);
         return;
     }
     for (int lane = 0; lane < lanes; ++lane)
-        if (active(lane)) resize_element(in + lane * lane_bytes, lane_bytes, dst + int64_t(lane) * element, element);
+        if (active(lane)) {
+            resize_element(in + lane * lane_bytes, lane_bytes, dst + int64_t(lane) * element, element);
+            written(dst + int64_t(lane) * element, element);
+        }
 }
 
 }  // namespace pto::engine::vector

@@ -446,10 +446,35 @@ bool Parser::parse_tile_body(bool buffer, Type& out)
 
     while (!at(TokenKind::EndOfFile)) {
         SourceLocation loc = tok().loc;
-        if (at(TokenKind::BareIdentifier) && tok(1).is(TokenKind::Equal)) {
+        if (at(TokenKind::HashIdentifier) && tok().name() == "pto.address_space" && tok().has_body) {
+            // `RxCxT, #pto.address_space<vec>`: the location as the public assembler prints it.
+            const Token space = take();
+            const auto memory = tile_loc_from_name(trim(space.body));
+            if (!memory)
+                return error(codes::kBadType, space.loc, "unknown tile location " + space.describe(), "vec, mat, left, right, acc, ...",
+                             std::string(space.body));
+            if (!claim(Loc, loc)) return false;
+            tile.loc = *memory;
+            tile.spelling.address_space = true;
+            keywords_out_of_order = true;
+        } else if (at(TokenKind::BareIdentifier) && tok(1).is(TokenKind::Equal)) {
             Token key = take();
             take();  // '='
-            if (key.spelling == "valid") {
+            if (key.spelling == "compact") {
+                // The C++ Tile's CompactMode: 0 null, 1 normal, 2 row_plus_one (or their names).
+                if (tile.compact) return error(codes::kBadType, key.loc, "duplicate tile parameter compact", "each parameter once", "a second `compact`");
+                const Token value = take();
+                static constexpr std::array<std::pair<std::string_view, pto::CompactMode>, 6> kModes = {{
+                    {"0", pto::CompactMode::Null}, {"1", pto::CompactMode::Normal}, {"2", pto::CompactMode::RowPlusOne},
+                    {"null", pto::CompactMode::Null}, {"normal", pto::CompactMode::Normal}, {"row_plus_one", pto::CompactMode::RowPlusOne}}};
+                const auto mode = std::find_if(kModes.begin(), kModes.end(), [&](const auto& m) { return m.first == value.spelling; });
+                if (mode == kModes.end())
+                    return error(codes::kBadType, value.loc, "unknown compact mode " + value.describe(), "0, 1, 2, null, normal or row_plus_one",
+                                 value.describe());
+                tile.compact = mode->second;
+                tile.spelling.compact_numeric = value.is(TokenKind::Integer);
+                keywords_out_of_order = true;
+            } else if (key.spelling == "valid") {
                 if (!valid_shape(loc)) return false;
                 valid_combined = true;
                 keywords_out_of_order = true;
@@ -457,7 +482,7 @@ bool Parser::parse_tile_body(bool buffer, Type& out)
                 auto k = std::find(kKeys.begin(), kKeys.end(), key.spelling);
                 if (k == kKeys.end())
                     return error(codes::kBadType, key.loc, "unknown tile parameter " + key.describe(),
-                                 "loc, dtype, rows, cols, v_row, v_col, valid, blayout, slayout, fractal or pad",
+                                 "loc, dtype, rows, cols, v_row, v_col, valid, blayout, slayout, fractal, pad or compact",
                                  key.describe());
                 Slot s = static_cast<Slot>(k - kKeys.begin());
                 if (!claim(s, key.loc) || !slot_value(s)) return false;

@@ -85,14 +85,14 @@ void append_tile(std::string& out, const TileType& tile)
             entries.push_back(dim(tile.rows) + "x" + dim(tile.cols) + "x" + dtype());
         } else if (shape_form && (s == Rows || s == Cols)) {
             continue;
-        } else if (present(s)) {
+        } else if (present(s) && !(s == Loc && sp.address_space)) {
             entries.push_back(value(s));
         } else {
             covered[s] = false;  // the Shape form starts without a location
         }
     }
     for (Slot s : {Loc, DType, Rows, Cols, VRow, VCol, BLay, SLay, Fractal, Pad}) {
-        if (covered[s] || !present(s)) continue;
+        if (covered[s] || !present(s) || (s == Loc && sp.address_space)) continue;
         if (s == VRow && sp.valid_combined && !covered[VCol]) {
             entries.push_back("valid=" + dim(tile.valid_rows) + "x" + dim(tile.valid_cols));
             covered[VCol] = true;
@@ -100,6 +100,12 @@ void append_tile(std::string& out, const TileType& tile)
         }
         entries.push_back(std::string(kKeys[s]) + "=" + value(s));
     }
+    if (tile.compact) {
+        static constexpr std::array<const char*, 4> kNames = {"null", "normal", "row_plus_one", "row_aligned_padding"};
+        const auto mode = static_cast<std::size_t>(*tile.compact);
+        entries.push_back("compact=" + (sp.compact_numeric ? std::to_string(mode) : std::string(kNames[mode])));
+    }
+    if (sp.address_space && tile.loc) entries.push_back("#pto.address_space<" + std::string(tile_loc_name(*tile.loc, false)) + ">");
     out += tile.buffer ? "!pto.tile_buf<" : "!pto.tile<";
     for (std::size_t i = 0; i < entries.size(); ++i) out += (i ? ", " : "") + entries[i];
     out += ">";

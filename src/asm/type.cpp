@@ -18,14 +18,16 @@ bool same_tile(const TileType& a, const TileType& b, bool exact)
 {
     if (a.buffer != b.buffer || a.loc != b.loc || !same_element(a.dtype, b.dtype, exact) || a.rows != b.rows ||
         a.cols != b.cols || a.valid_rows != b.valid_rows || a.valid_cols != b.valid_cols ||
-        a.blayout != b.blayout || a.slayout != b.slayout || a.fractal != b.fractal || a.pad != b.pad)
+        a.blayout != b.blayout || a.slayout != b.slayout || a.fractal != b.fractal || a.pad != b.pad ||
+        a.compact.value_or(pto::CompactMode::Null) != b.compact.value_or(pto::CompactMode::Null))
         return false;
     if (!exact) return true;
     const TileSpelling& x = a.spelling;
     const TileSpelling& y = b.spelling;
     return x.form == y.form && x.camel_case == y.camel_case && x.pad_numeric == y.pad_numeric &&
            x.valid_written == y.valid_written && x.valid_combined == y.valid_combined && x.dynamic == y.dynamic &&
-           x.positional_count == y.positional_count;
+           x.positional_count == y.positional_count && x.address_space == y.address_space &&
+           x.compact_numeric == y.compact_numeric && a.compact.has_value() == b.compact.has_value();
 }
 
 bool same_storage(const Type::Storage& a, const Type::Storage& b, bool exact)

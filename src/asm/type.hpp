@@ -77,6 +77,8 @@ struct TileSpelling {
     bool valid_combined = false; // valid=RxC rather than v_row=R, v_col=C
     DynamicMarker dynamic = DynamicMarker::Question;
     uint8_t positional_count = 0;  // Positional form: how many leading parameters were positional
+    bool address_space = false;    // the location written last as `#pto.address_space<vec>`
+    bool compact_numeric = true;   // compact=1 rather than compact=normal
 };
 
 // `!pto.tile_buf<...>` (buffer semantics, DPS) and `!pto.tile<...>` (value semantics, SSA). Both carry
@@ -94,6 +96,7 @@ struct TileType {
     std::optional<pto::SLayout> slayout;
     std::optional<int64_t> fractal;        // bytes
     std::optional<pto::PadValue> pad;
+    std::optional<pto::CompactMode> compact;  // the C++ Tile's CompactMode; no effect on the CPU
     TileSpelling spelling;
 };
 

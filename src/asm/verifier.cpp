@@ -28,6 +28,7 @@ public:
 
     std::vector<Diagnostic> run()
     {
+        verify_entries();
         for (const auto& f : module_.functions) {
             std::unordered_set<const Value*> visible;
             if (!f->body) continue;
@@ -115,6 +116,56 @@ private:
         if (uses)
             error("STRUCT_VECSCOPE", op, "vector registers, masks and alignment states live inside a vector interval",
                   "the operation inside a pto.vecscope or pto.strict_vecscope", "outside");
+    }
+
+    // The assembler's rules on kernel entries (functions marked `pto.entry`): they return nothing, and
+    // no chain of calls from one leads back to it.
+    void verify_entries()
+    {
+        for (const auto& f : module_.functions) {
+            if (!find_attribute(f->attributes, "pto.entry")) continue;
+            if (!f->result_types.empty())
+                sink_.error("STRUCT_ENTRY_RESULTS", f->loc, "a kernel entry returns no values", "no results",
+                            std::to_string(f->result_types.size()) + " result" + (f->result_types.size() == 1 ? "" : "s"), "@" + f->name);
+            if (calls_back(*f))
+                sink_.error("STRUCT_ENTRY_RECURSION", f->loc, "a kernel entry does not recurse", "no call chain back to it",
+                            "a call chain from @" + f->name + " back to it", "@" + f->name);
+        }
+    }
+
+    // Whether a chain of calls from `root` reaches `root` again.
+    bool calls_back(const Function& root) const
+    {
+        std::vector<const Function*> pending{&root};
+        std::unordered_set<const Function*> seen;
+        while (!pending.empty()) {
+            const Function* f = pending.back();
+            pending.pop_back();
+            for (const Function* callee : callees(*f)) {
+                if (callee == &root) return true;
+                if (seen.insert(callee).second) pending.push_back(callee);
+            }
+        }
+        return false;
+    }
+
+    std::vector<const Function*> callees(const Function& f) const
+    {
+        std::vector<const Function*> out;
+        std::vector<const Region*> regions{f.body.get()};
+        while (!regions.empty()) {
+            const Region* r = regions.back();
+            regions.pop_back();
+            if (!r) continue;
+            for (const auto& b : r->blocks)
+                for (const auto& op : b->operations) {
+                    if (op->name == "func.call")
+                        if (const Attribute* callee = op->attribute("callee"))
+                            if (const Function* g = module_.find_function(callee->text())) out.push_back(g);
+                    for (const auto& nested : op->regions) regions.push_back(nested.get());
+                }
+        }
+        return out;
     }
 
     void verify_terminator(const Operation* last, const Function* function, const Operation* parent, SourceLocation region_loc)

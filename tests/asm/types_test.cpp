@@ -262,6 +262,26 @@ TEST(Types, OpaqueDialectAndBuiltinTypes)
     }
 }
 
+// The public assembler's spellings: the location as an address-space attribute after the shape, and
+// the compact mode (numbered or named), each kept as written.
+TEST(Types, AddressSpaceSuffixAndCompactMode)
+{
+    const Type spaced = parse_type_text("!pto.tile_buf<32x64xf32, #pto.address_space<vec>>");
+    ASSERT_TRUE(spaced.is<TileType>());
+    EXPECT_EQ(spaced.as<TileType>().loc, pto::TileType::Vec);
+    EXPECT_EQ(spaced, parse_type_text("!pto.tile_buf<vec, 32x64xf32>"));
+    EXPECT_EQ(to_string(spaced), "!pto.tile_buf<32x64xf32, #pto.address_space<vec>>");
+    for (const char* text : {"!pto.tile_buf<loc=left, dtype=f16, rows=16, cols=16, blayout=row_major, slayout=row_major, fractal=512, pad=0, compact=1>",
+                             "!pto.tile_buf<mat, 16x16xf16, compact=row_plus_one>"}) {
+        const Type t = parse_type_text(text);
+        ASSERT_TRUE(t.is<TileType>()) << text;
+        EXPECT_TRUE(t.as<TileType>().compact.has_value()) << text;
+        EXPECT_EQ(to_string(t), text);
+    }
+    EXPECT_NE(parse_type_text("!pto.tile_buf<mat, 16x16xf16, compact=1>"), parse_type_text("!pto.tile_buf<mat, 16x16xf16>"));
+    EXPECT_EQ(parse_type_text("!pto.tile_buf<mat, 16x16xf16, compact=0>"), parse_type_text("!pto.tile_buf<mat, 16x16xf16>"));
+}
+
 TEST(Types, VectorRegistersMasksAndAlignmentState)
 {
     const Type vreg = parse_type_text("!pto.vreg<64xf32>");
@@ -312,6 +332,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadType{"!pto.tile_buf<loc=gpu, dtype=f32, rows=1, cols=1>", "PARSE_BAD_TYPE", "unknown tile location"},
         BadType{"!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=1, pad=9>", "PARSE_BAD_TYPE", "unknown pad value"},
         BadType{"!pto.mask<b64>", "PARSE_BAD_TYPE", "unknown predicate width"},
+        BadType{"!pto.tile_buf<vec, 16x16xf16, compact=7>", "PARSE_BAD_TYPE", "unknown compact mode"},
+        BadType{"!pto.tile_buf<16x16xf16, #pto.address_space<moon>>", "PARSE_BAD_TYPE", "unknown tile location"},
         BadType{"!pto.vreg<4x4xf32>", "PARSE_BAD_TYPE", "one static lane count"},
         BadType{"!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=1, blayout=diagonal>", "PARSE_BAD_TYPE", "unknown blayout"},
         BadType{"!pto.tile_buf<loc=vec, dtype=f32, rows=1, rows=2, cols=1>", "PARSE_BAD_TYPE", "duplicate tile parameter"},

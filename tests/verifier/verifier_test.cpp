@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
 
@@ -233,6 +234,43 @@ TEST(Verifier, LegalTileRulesApplyToFunctionArguments)
     ASSERT_EQ(ds.size(), 1u) << codes_of(ds);
     EXPECT_EQ(ds[0].code, "LEGAL_TILE_ALIGN");
     EXPECT_EQ(ds[0].location, "v.pto:1:14");
+}
+
+}  // namespace
+}  // namespace pto::as
+
+namespace pto::as {
+namespace {
+
+// The assembler's rules on kernel entries: no results, no call chain back to the entry. A recursion
+// elsewhere verifies; a run whose calls never end stops with RUN_CALL_DEPTH instead of overflowing the
+// host's stack.
+TEST(Verifier, KernelEntriesReturnNothingAndDoNotRecurse)
+{
+    expect_one(verify_text(R"(func.func @k() -> i32 attributes {pto.entry} {
+  %c = arith.constant 1 : i32
+  return %c : i32
+})"), "STRUCT_ENTRY_RESULTS", "1:1");
+    expect_one(verify_text(R"(func.func @k() attributes {pto.entry} {
+  func.call @helper() : () -> ()
+  return
+}
+func.func @helper() {
+  func.call @k() : () -> ()
+  return
+})"), "STRUCT_ENTRY_RECURSION", "1:1");
+
+    const std::string forever = R"(func.func @down(%n: i64) -> i64 {
+  %r = func.call @down(%n) : (i64) -> i64
+  return %r : i64
+})";
+    EXPECT_TRUE(verify_text(forever).empty());
+    ParseResult parsed = parse(forever, "v.pto");
+    RunOptions options;
+    options.entry = "down";
+    const RunResult r = run(parsed.module, {ArgumentBinding{"n", nullptr, 0, std::nullopt, 3.0}}, options);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.diagnostics[0].code, "RUN_CALL_DEPTH");
 }
 
 }  // namespace

@@ -156,8 +156,24 @@ std::unique_ptr<Program> lower(const Module& module)
     return program;
 }
 
+namespace {
+
+// Calls a run may nest: far above any kernel's, and far below what the host's stack holds, so that a
+// recursion that does not end is a diagnostic rather than a crash.
+constexpr int kMaxCallDepth = 200;
+thread_local int t_call_depth = 0;
+
+}  // namespace
+
 std::vector<Slot> call(const Program& program, const CompiledFunction& fn, const std::vector<Slot>& args)
 {
+    struct Depth {
+        Depth() { ++t_call_depth; }
+        ~Depth() { --t_call_depth; }
+    } depth;
+    if (t_call_depth > kMaxCallDepth)
+        throw SimError({"RUN_CALL_DEPTH", "func.call", "", "calls nest deeper than the model runs",
+                        "at most " + std::to_string(kMaxCallDepth) + " nested calls", "@" + fn.source->name + " at depth " + std::to_string(t_call_depth), ""});
     Frame frame;
     frame.slots.resize(std::size_t(fn.slot_count));
     frame.storage.resize(std::size_t(fn.storage_sites));

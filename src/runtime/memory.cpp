@@ -5,6 +5,8 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/registers.hpp>
 
+#include "runtime/block_scope.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -103,15 +105,21 @@ struct RegionDeleter {
 };
 using RegionPtr = std::unique_ptr<Region, RegionDeleter>;
 
+}  // namespace
+
 struct Core {
     std::array<RegionPtr, profile::kMemoryCount> memory;
     CoreRegisters registers;
+    profile::Target target;  // whose capacities the memories have
 };
+
+namespace {
 
 Core make_core()
 {
     Core core;
-    const auto& prof = active_profile();
+    core.target = active_target();
+    const auto& prof = profile::profile_of(core.target);
     for (int i = 0; i < profile::kMemoryCount; ++i) {
         const auto loc = static_cast<TileType>(i);
         const uint64_t cap = profile::capacity_of(prof, loc);
@@ -129,7 +137,7 @@ constinit int g_mismatch_target = -1;
 constinit int g_override_target = -1;           // set_target()
 constinit int g_default_target = -1;            // select_default_target()
 std::atomic<uint32_t (*)()> g_subblock_hook{nullptr};
-constinit int g_checked = -1;                   // -1: not yet read from the environment
+constinit std::atomic<int> g_checked{-1};       // -1: not yet read from the environment
 
 std::mutex g_core_mutex;
 std::unique_ptr<Core> g_default_core;
@@ -141,6 +149,9 @@ thread_local uint32_t t_block_num = 1;
 thread_local uint32_t t_subblock_idx = 0;
 thread_local uint32_t t_subblock_num = 1;
 thread_local uint64_t t_task_cookie = 0;
+// The core of this thread's last block, kept for its next one: making a core fresh again costs a clear
+// of its memories, a new one also the allocation and the first touch of every page.
+thread_local std::unique_ptr<Core> t_spare_core;
 
 Core& current_core()
 {
@@ -170,17 +181,19 @@ std::string hex(uint64_t v)
 
 bool checked()
 {
-    if (g_checked < 0) {
+    int mode = g_checked.load(std::memory_order_relaxed);
+    if (mode < 0) {  // the blocks of a launch may ask first at once: they read the same environment
         const char* env = std::getenv("PTO_CHECK");
-        g_checked = (env && env[0] && std::string(env) != "0") ? 1 : 0;
+        mode = (env && env[0] && std::string(env) != "0") ? 1 : 0;
+        g_checked.store(mode, std::memory_order_relaxed);
     }
-    return g_checked == 1;
+    return mode == 1;
 }
 
 void set_checked(bool on)
 {
-    if (g_checked == int(on)) return;
-    g_checked = on ? 1 : 0;
+    if (g_checked.load(std::memory_order_relaxed) == int(on)) return;
+    g_checked.store(on ? 1 : 0, std::memory_order_relaxed);
     reset_default_core();  // fresh memories with (or without) shadow state
 }
 
@@ -238,6 +251,12 @@ void select_thread_target(profile::Target t)
     t_selected_core = std::make_unique<Core>(make_core());
 }
 
+std::optional<profile::Target> selected_thread_target()
+{
+    if (t_selected_target < 0) return std::nullopt;
+    return static_cast<profile::Target>(t_selected_target);
+}
+
 void reset_thread_target()
 {
     t_selected_target = -1;
@@ -282,21 +301,52 @@ void set_subblock_hook(uint32_t (*hook)()) { g_subblock_hook.store(hook, std::me
 void set_task_cookie(uint64_t cookie) { t_task_cookie = cookie; }
 uint64_t task_cookie() { return t_task_cookie; }
 
-void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
+LaunchOrigin launch_origin() { return {t_selected_target, t_subblock_idx, t_subblock_num, t_task_cookie}; }
+
+bool inside_block() { return t_core != nullptr; }
+
+BlockScope::BlockScope(const LaunchOrigin& origin, uint32_t block, uint32_t blocks)
+    : outer_core_(t_core),
+      outer_(launch_origin()),
+      outer_block_(t_block_idx),
+      outer_blocks_(t_block_num)
 {
-    Core* const outer_core = t_core;
-    const uint32_t outer_idx = t_block_idx, outer_num = t_block_num;
-    struct Restore {
-        Core* core; uint32_t idx, num;
-        ~Restore() { t_core = core; t_block_idx = idx; t_block_num = num; }
-    } restore{outer_core, outer_idx, outer_num};
-    for (uint32_t b = 0; b < blocks; ++b) {
-        Core core = make_core();
-        t_core = &core;
-        t_block_idx = b;
-        t_block_num = blocks;
-        body(ctx, b);
+    t_selected_target = origin.selected_target;  // before the core is made: it has that target's capacities
+    t_subblock_idx = origin.subblock_idx;
+    t_subblock_num = origin.subblock_num;
+    t_task_cookie = origin.task_cookie;
+    try {
+        if (t_spare_core && t_spare_core->target == active_target()) {
+            core_ = std::move(t_spare_core);
+            for (auto& region : core_->memory) make_fresh(*region);
+            core_->registers = {};
+        } else {
+            core_ = std::make_unique<Core>(make_core());
+        }
+    } catch (...) {
+        restore();
+        throw;
     }
+    t_core = core_.get();
+    t_block_idx = block;
+    t_block_num = blocks;
+}
+
+BlockScope::~BlockScope()
+{
+    restore();
+    t_spare_core = std::move(core_);
+}
+
+void BlockScope::restore()
+{
+    t_core = outer_core_;
+    t_selected_target = outer_.selected_target;
+    t_subblock_idx = outer_.subblock_idx;
+    t_subblock_num = outer_.subblock_num;
+    t_task_cookie = outer_.task_cookie;
+    t_block_idx = outer_block_;
+    t_block_num = outer_blocks_;
 }
 
 // --- the current core's registers and memories ---------------------------------------------------

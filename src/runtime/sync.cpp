@@ -2,6 +2,8 @@
 
 #include <pto/runtime/memory.hpp>
 
+#include "runtime/sync_capture.hpp"
+
 #include <mutex>
 
 namespace pto::runtime {
@@ -13,12 +15,31 @@ std::vector<SyncRecord>& log()
     static std::vector<SyncRecord> records;
     return records;
 }
+thread_local std::vector<SyncRecord>* t_capture = nullptr;  // the running block's records (SyncCapture)
 }  // namespace
 
 void record_sync(SyncKind kind, int32_t src_pipe, int32_t dst_pipe, int32_t event_id)
 {
+    const SyncRecord record{kind, src_pipe, dst_pipe, event_id, block_idx()};
+    if (t_capture) {
+        t_capture->push_back(record);
+        return;
+    }
     std::lock_guard lock(g_mutex);
-    log().push_back({kind, src_pipe, dst_pipe, event_id, block_idx()});
+    log().push_back(record);
+}
+
+SyncCapture::SyncCapture(std::vector<SyncRecord>& into) : previous_(t_capture) { t_capture = &into; }
+SyncCapture::~SyncCapture() { t_capture = previous_; }
+
+void append_sync_records(const std::vector<SyncRecord>& records)
+{
+    if (t_capture) {
+        t_capture->insert(t_capture->end(), records.begin(), records.end());
+        return;
+    }
+    std::lock_guard lock(g_mutex);
+    log().insert(log().end(), records.begin(), records.end());
 }
 
 std::vector<SyncRecord> sync_log()

@@ -40,7 +40,13 @@ public:
         registers_ = {};
     }
     bool IsInitialized() const { return initialized_; }
-    NPUArch GetArch() const { return initialized_ ? arch_ : default_arch(); }
+    // A block of a launch answers with its launching thread's selection, whichever thread runs it.
+    NPUArch GetArch() const
+    {
+        if (initialized_) return arch_;
+        if (const auto t = runtime::selected_thread_target()) return *t == profile::Target::A5 ? NPUArch::A5 : NPUArch::A2A3;
+        return default_arch();
+    }
 
     // Every memory of the thread's core fresh again (zero; poisoned in checked mode), registers zero.
     void Clear()

@@ -24,7 +24,8 @@ bool register_compiled_target(profile::Target target, const char* translation_un
 const profile::Profile& active_profile();
 
 // --- cores ---------------------------------------------------------------------------------------
-// Each block of a launch runs on its own simulated core with its own on-chip memories.
+// Each block of a launch (pto/runtime/launch.hpp) runs on its own simulated core with its own on-chip
+// memories.
 uint32_t block_idx();
 uint32_t block_num();
 uint32_t subblock_idx();
@@ -32,8 +33,6 @@ uint32_t subblock_num();
 // Makes the calling thread run as `block`, sub-block `subblock` of `subblocks` (what a harness that
 // drives its own threads sets); get_block_idx(), get_subblockid() and get_subblockdim() answer with it.
 void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks);
-// Runs body(blockIdx) for every block, each with fresh, poisoned core memories.
-void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx);
 
 // The sub-block a harness's hook reports (cpu_sim::register_hooks): while set, subblock_idx() asks it.
 void set_subblock_hook(uint32_t (*hook)());
@@ -47,6 +46,8 @@ uint64_t task_cookie();
 // and whose rules the run-time checks apply. Under the cpu profile any target may be selected; under
 // a2a3 or a5 only the compiled one: another is RUN_TARGET_MISMATCH.
 void select_thread_target(profile::Target t);
+// The calling thread's selection (a block of a launch has its launching thread's), if it made one.
+std::optional<profile::Target> selected_thread_target();
 // Drops the calling thread's selection: it runs on the default target again, with fresh memories.
 void reset_thread_target();
 // The target of every thread that made no selection of its own (NPUMemoryModel::SetDefaultArch; none:

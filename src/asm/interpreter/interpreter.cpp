@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <pto/runtime/launch.hpp>
 #include <pto/runtime/memory.hpp>
 
 #include "asm/interpreter/program.hpp"

@@ -78,8 +78,9 @@ int run(flash_attention::Problem p, int blocks)
     }
     const bool pass = worst < 2e-3;
     const double flops = 4.0 * p.heads * double(p.seq) * p.seq * D * (p.causal ? 0.5 : 1.0);
-    std::printf("flash_attention: %d heads x %d tokens, D = %d, %s, %d blocks%s: %.3f s (%.1f GFLOP/s)\n", p.heads, p.seq,
-                D, p.causal ? "causal" : "full", blocks, pto::runtime::checked() ? ", checked mode" : "", ours,
+    std::printf("flash_attention: %d heads x %d tokens, D = %d, %s, %d blocks on %u threads%s: %.3f s (%.1f GFLOP/s)\n", p.heads,
+                p.seq, D, p.causal ? "causal" : "full", blocks, std::min<unsigned>(pto::sim::threads(), unsigned(blocks)),
+                pto::runtime::checked() ? ", checked mode" : "", ours,
                 flops / ours * 1e-9);
     std::printf("  OpenBLAS attention (S = QK^T, softmax, PV; one thread): %.3f s -> ratio %.2f\n", yardstick,
                 ours / yardstick);

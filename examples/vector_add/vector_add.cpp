@@ -1,9 +1,10 @@
 // The main job: a vector-add kernel written only against the public PTO API, run over a large 2-D
 // tensor tile by tile on several blocks, then checked element by element against a plain loop.
-#include <pto/pto-inst.hpp>
+#include "vector_add_kernel.hpp"
 
 #include <acl/acl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,41 +12,9 @@
 #include <vector>
 
 using namespace pto;
-
-constexpr int kTileRows = 64;
-constexpr int kTileCols = 256;
-
-// z = x + y over a rows x cols float tensor; block b handles every block_num-th tile row band.
-AICORE void vector_add_kernel(__gm__ float* x, __gm__ float* y, __gm__ float* z, int rows, int cols)
-{
-    using TileT = Tile<TileType::Vec, float, kTileRows, kTileCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-    using Global = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
-
-    TileT a(kTileRows, kTileCols), b(kTileRows, kTileCols), c(kTileRows, kTileCols);
-    TASSIGN(a, 0x0);
-    TASSIGN(b, 0x10000);
-    TASSIGN(c, 0x20000);
-
-    const int bands = (rows + kTileRows - 1) / kTileRows;
-    for (int band = static_cast<int>(get_block_idx()); band < bands; band += static_cast<int>(get_block_num())) {
-        const int r0 = band * kTileRows;
-        const int h = rows - r0 < kTileRows ? rows - r0 : kTileRows;
-        for (int c0 = 0; c0 < cols; c0 += kTileCols) {
-            const int w = cols - c0 < kTileCols ? cols - c0 : kTileCols;
-            const size_t at = size_t(r0) * cols + c0;
-            Global gx(x + at, {h, w}, {cols}), gy(y + at, {h, w}, {cols}), gz(z + at, {h, w}, {cols});
-            a.SetValidShape(h, w);
-            b.SetValidShape(h, w);
-            c.SetValidShape(h, w);
-
-            Event<Op::TLOAD, Op::TADD> loaded;
-            TLOAD(a, gx);
-            loaded = TLOAD(b, gy);
-            Event<Op::TADD, Op::TSTORE_VEC> added = TADD(c, a, b, loaded);
-            TSTORE(gz, c, added);
-        }
-    }
-}
+using vector_add::kTileCols;
+using vector_add::kTileRows;
+using vector_add::vector_add_kernel;
 
 int main(int argc, char** argv)
 {
@@ -84,7 +53,8 @@ int main(int argc, char** argv)
     size_t mismatches = 0;
     for (size_t i = 0; i < n; ++i) mismatches += hz[i] != hx[i] + hy[i];
 
-    std::printf("vector_add: %d x %d floats, %d blocks, %d x %d tiles, %s mode, target %.*s\n", rows, cols, blocks,
+    std::printf("vector_add: %d x %d floats, %d blocks on %u threads, %d x %d tiles, %s mode, target %.*s\n", rows, cols, blocks,
+                std::min<unsigned>(sim::threads(), unsigned(blocks)),
                 kTileRows, kTileCols, runtime::checked() ? "checked" : "fast",
                 static_cast<int>(runtime::active_profile().name.size()), runtime::active_profile().name.data());
     std::printf("  moved %.1f MiB in %.3f s (%.2f GB/s through TLOAD/TADD/TSTORE)\n", 3.0 * bytes / (1 << 20),

@@ -53,9 +53,9 @@ TEST(GenericForm, TileInstructionWithResultIsSsa)
 {
     expect_same_ir(tiles("  %r = \"pto.tadd\"(%a, %b) : (" + kTile + ", " + kTile + ") -> " + kTile),
                    tiles("  %r = pto.tadd %a, %b : (" + kTile + ", " + kTile + ") -> " + kTile));
-    const Operation& op = *body_of(parse_clean(tiles("  %r = \"pto.tadd\"(%a, %b) : (" + kTile + ", " + kTile + ") -> " +
-                                                     kTile))
-                                       .module)[0];
+    // The parse result owns the operation: it must outlive the reference.
+    const ParseResult parsed = parse_clean(tiles("  %r = \"pto.tadd\"(%a, %b) : (" + kTile + ", " + kTile + ") -> " + kTile));
+    const Operation& op = *body_of(parsed.module)[0];
     EXPECT_EQ(op.spelling.form, OpForm::Generic);
     EXPECT_EQ(op.num_outputs, 0u);
     EXPECT_EQ(op.results.size(), 1u);

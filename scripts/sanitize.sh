@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The test suite under the sanitizers, each build in its own folder: AddressSanitizer with
+# UndefinedBehaviorSanitizer over every test (build-asan/), then ThreadSanitizer over the tests that run
+# the blocks of a launch on several threads (build-tsan/, tests/launch only). Any finding fails the run
+# (-fno-sanitize-recover). -O1 keeps the instrumented builds short; the tests still run in minutes.
+#   scripts/sanitize.sh [asan] [tsan]   (default: both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(asan tsan)
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+configure() {  # configure BUILD_DIR SANITIZERS
+  cmake -S . -B "$1" -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1 -DNDEBUG -fno-omit-frame-pointer -fsanitize=$2 -fno-sanitize-recover=all" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$2" \
+    -DPTOSIM_BUILD_TESTS=ON -DPTOSIM_BUILD_EXAMPLES=OFF -DPTOSIM_BUILD_BENCH=OFF >/dev/null
+}
+
+for step in "${steps[@]}"; do
+  case "$step" in
+    asan)
+      build=${ASAN_BUILD_DIR:-build-asan}
+      configure "$build" address,undefined
+      cmake --build "$build" -j"$(nproc)"
+      # install_and_find_package builds a consumer without the sanitizer runtimes: it belongs to the plain build.
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_init_order=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --test-dir "$build" -j"$(nproc)" --output-on-failure -E '^install_and_find_package$'
+      ;;
+    tsan)
+      build=${TSAN_BUILD_DIR:-build-tsan}
+      configure "$build" thread
+      cmake --build "$build" -j"$(nproc)" --target launch_tests
+      TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$build"/tests/launch_tests
+      ;;
+    *)
+      echo "usage: scripts/sanitize.sh [asan] [tsan]" >&2
+      exit 2
+      ;;
+  esac
+done

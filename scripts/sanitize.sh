@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The test suite under the sanitizers, each build in its own folder: AddressSanitizer with
-# UndefinedBehaviorSanitizer over every test (build-asan/), then ThreadSanitizer over the tests that run
-# the blocks of a launch on several threads (build-tsan/, tests/launch only). Any finding fails the run
+# The tests under the sanitizers, each build in its own folder: AddressSanitizer with
+# UndefinedBehaviorSanitizer (build-asan/), then ThreadSanitizer over the tests that run the blocks of a
+# launch on several threads (build-tsan/, tests/launch only). Any finding fails the run
 # (-fno-sanitize-recover). -O1 keeps the instrumented builds short; the tests still run in minutes.
+# ASan builds the test folders of ASAN_TESTS (default: the runtime, launch, host API and checked mode;
+# the PTO-AS front end, verifier, interpreter and command line; the examples; the data movement and the
+# index-driven gathers and scatters), or every test with ASAN_TESTS=all (about twice the build time).
 #   scripts/sanitize.sh [asan] [tsan]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,10 +27,21 @@ for step in "${steps[@]}"; do
     asan)
       build=${ASAN_BUILD_DIR:-build-asan}
       configure "$build" address,undefined
-      cmake --build "$build" -j"$(nproc)"
-      # install_and_find_package builds a consumer without the sanitizer runtimes: it belongs to the plain build.
-      ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_init_order=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      export ASAN_OPTIONS=detect_leaks=1:strict_init_order=1 UBSAN_OPTIONS=print_stacktrace=1
+      tests=${ASAN_TESTS:-core launch checked asm verifier interpreter cli examples_cpp data_movement mgather mscatter tgather}
+      if [ "$tests" = all ]; then
+        cmake --build "$build" -j"$(nproc)"
+        # install_and_find_package builds a consumer without the sanitizer runtimes: it belongs to the plain build.
         ctest --test-dir "$build" -j"$(nproc)" --output-on-failure -E '^install_and_find_package$'
+      else
+        targets=()
+        for t in $tests; do targets+=("${t}_tests"); done
+        cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+        for t in "${targets[@]}"; do
+          echo "== $t (ASan + UBSan)"
+          "$build/tests/$t" --gtest_brief=1
+        done
+      fi
       ;;
     tsan)
       build=${TSAN_BUILD_DIR:-build-tsan}

@@ -59,7 +59,8 @@ enum class SigStyle : uint8_t {
 };
 
 // How the positional attribute arguments were delimited.
-enum class ArgStyle : uint8_t { None, Bracket, Paren, Bare };
+// Trailing: after the operands (`pto.vcmp %a, %b, %seed, "lt"`).
+enum class ArgStyle : uint8_t { None, Bracket, Paren, Bare, Trailing };
 
 struct OpSpelling {
     OpForm form = OpForm::SSA;

@@ -178,6 +178,17 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
 
     WrittenOperands written;
     if (!parse_operand_items(written, /*in_parens=*/false)) return false;
+    // Tokens after the operands (`pto.vcmp %a, %b, %seed, "lt"`, `pto.ppack %m, "LOWER"`).
+    if (at(TokenKind::String) && !written.values.empty() && op.arguments.empty()) {
+        op.spelling.arguments = ArgStyle::Trailing;
+        while (true) {
+            Attribute a;
+            if (!parse_attribute(a, /*allow_typed=*/false)) return false;
+            op.arguments.push_back(std::move(a));
+            if (!at(TokenKind::Comma) || !tok(1).is(TokenKind::String)) break;
+            take();
+        }
+    }
     if (at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
     std::vector<Type> types;
     if (accept(TokenKind::Colon) && !parse_signature(op, types, result_types)) return false;
@@ -376,6 +387,7 @@ bool Parser::parse_operand_items(WrittenOperands& out, bool in_parens)
         if (at(TokenKind::Comma)) {
             take();
             if (at(TokenKind::LBrace)) return true;  // `ins(%src, {maskPattern = ...} : ...)`
+            if (!in_parens && at(TokenKind::String)) return true;  // `%a, %b, %seed, "lt"`: the tokens follow
             need_item = true;
             continue;
         }

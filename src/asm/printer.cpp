@@ -549,9 +549,11 @@ private:
         return text;
     }
 
-    void attribute_arguments(const Operation& op)
+    void attribute_arguments(const Operation& op, OpForm form)
     {
         if (op.arguments.empty() && op.spelling.arguments == ArgStyle::None) return;
+        // Trailing tokens follow the positional operands; in the DPS form they lead, bare.
+        if (op.spelling.arguments == ArgStyle::Trailing && form != OpForm::DPS) return;
         auto list = [&] {
             for (std::size_t i = 0; i < op.arguments.size(); ++i) {
                 if (i) out_ += ", ";
@@ -565,6 +567,7 @@ private:
                 out_ += ")";
                 break;
             case ArgStyle::Bare:
+            case ArgStyle::Trailing:
                 out_ += " ";
                 list();
                 break;
@@ -581,7 +584,7 @@ private:
         OpForm form = choose_form(op);
         results(op);
         out_ += name_in(op, form);
-        attribute_arguments(op);
+        attribute_arguments(op, form);
         if (form == OpForm::DPS)
             dps(op);
         else
@@ -639,6 +642,11 @@ private:
                                    : inputs + (!outputs.empty() && !inputs.empty() ? ", " : "") + outputs;
         if (!operands.empty()) out_ += op.spelling.arguments == ArgStyle::Bare && !op.arguments.empty() ? ", " : " ";
         out_ += operands;
+        if (op.spelling.arguments == ArgStyle::Trailing)
+            for (const Attribute& a : op.arguments) {
+                out_ += ", ";
+                append_attribute(out_, a);
+            }
 
         std::vector<NamedAttribute> attrs = op.attributes;
         if (is_tile_instruction(op.name) && op.num_outputs != implied_outputs(op, form)) {

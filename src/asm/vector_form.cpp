@@ -10,6 +10,10 @@ namespace pto::as {
 namespace {
 
 using engine::vector::BinaryOp;
+using engine::vector::CarryOp;
+using engine::vector::PredicateOp;
+using engine::vector::ReduceOp;
+using engine::vector::ScalarOp;
 using engine::vector::UnaryOp;
 using enum VectorArg;
 
@@ -21,6 +25,15 @@ constexpr VectorArg kBinaryOperands[] = {VReg, VReg, Mask};
 constexpr VectorArg kUnaryOperands[] = {VReg, Mask};
 constexpr VectorArg kVRegResult[] = {VReg};
 constexpr VectorArg kMaskResult[] = {Mask};
+constexpr VectorArg kVectorScalarOperands[] = {VReg, LaneScalar, Mask};
+constexpr VectorArg kCarryOperands[] = {VReg, VReg, Mask, Mask};
+constexpr VectorArg kCarryResults[] = {VReg, Mask};
+constexpr VectorArg kIndexSelectOperands[] = {VReg, IndexVReg};
+constexpr VectorArg kTwoMasks[] = {Mask, Mask};
+constexpr VectorArg kThreeMasks[] = {Mask, Mask, Mask};
+constexpr VectorArg kFourMasks[] = {Mask, Mask, Mask, Mask};
+constexpr VectorArg kLaneScalarOperand[] = {LaneScalar};
+constexpr VectorArg kLaneValueOperand[] = {LaneValue};
 
 constexpr VectorOpDef pattern(std::string_view name, int lane_bytes) { return {name, VectorFamily::Pattern, {}, kMaskResult, {}, {}, lane_bytes}; }
 constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
@@ -29,6 +42,27 @@ constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
 }
 constexpr VectorOpDef binary(std::string_view name, BinaryOp op) { return {name, VectorFamily::Binary, kBinaryOperands, kVRegResult, op}; }
 constexpr VectorOpDef unary(std::string_view name, UnaryOp op) { return {name, VectorFamily::Unary, kUnaryOperands, kVRegResult, {}, op}; }
+constexpr VectorOpDef vector_scalar(std::string_view name, ScalarOp op)
+{
+    return {.name = name, .family = VectorFamily::VectorScalar, .operands = kVectorScalarOperands, .results = kVRegResult, .scalar = op};
+}
+constexpr VectorOpDef carry(std::string_view name, CarryOp op)
+{
+    return {.name = name, .family = VectorFamily::Carry, .operands = kCarryOperands, .results = kCarryResults, .carry = op};
+}
+constexpr VectorOpDef reduction(std::string_view name, ReduceOp op)
+{
+    return {.name = name, .family = VectorFamily::Reduction, .operands = kUnaryOperands, .results = kVRegResult, .reduce = op};
+}
+constexpr VectorOpDef predicate_logic(std::string_view name, PredicateOp op, std::span<const VectorArg> operands)
+{
+    return {.name = name, .family = VectorFamily::PredicateLogic, .operands = operands, .results = kMaskResult, .predicate = op};
+}
+constexpr VectorOpDef predicate_interleave(std::string_view name, int lane_bytes, bool deinterleave)
+{
+    return {.name = name, .family = VectorFamily::PredicateInterleave, .operands = kTwoMasks, .results = kTwoMasks,
+            .mask_lane_bytes = lane_bytes, .reverse = deinterleave};
+}
 
 constexpr VectorOpDef kDefinitions[] = {
     {"pto.vlds", VectorFamily::Load, kLoadOperands, kVRegResult},
@@ -44,6 +78,29 @@ constexpr VectorOpDef kDefinitions[] = {
     unary("pto.vrelu", UnaryOp::Relu), unary("pto.vexp", UnaryOp::Exp), unary("pto.vln", UnaryOp::Ln),
     unary("pto.vsqrt", UnaryOp::Sqrt), unary("pto.vrsqrt", UnaryOp::Rsqrt), unary("pto.vrec", UnaryOp::Rec),
     unary("pto.vmov", UnaryOp::Mov),
+    vector_scalar("pto.vadds", ScalarOp::Add), vector_scalar("pto.vsubs", ScalarOp::Sub), vector_scalar("pto.vmuls", ScalarOp::Mul),
+    vector_scalar("pto.vmaxs", ScalarOp::Max), vector_scalar("pto.vmins", ScalarOp::Min), vector_scalar("pto.vands", ScalarOp::And),
+    vector_scalar("pto.vors", ScalarOp::Or), vector_scalar("pto.vxors", ScalarOp::Xor), vector_scalar("pto.vshls", ScalarOp::Shl),
+    vector_scalar("pto.vshrs", ScalarOp::Shr), vector_scalar("pto.vlrelu", ScalarOp::LeakyRelu),
+    carry("pto.vaddcs", CarryOp::Add), carry("pto.vsubcs", CarryOp::Sub),
+    reduction("pto.vcadd", ReduceOp::Sum), reduction("pto.vcmax", ReduceOp::Max), reduction("pto.vcmin", ReduceOp::Min),
+    reduction("pto.vcgadd", ReduceOp::GroupSum), reduction("pto.vcgmax", ReduceOp::GroupMax), reduction("pto.vcgmin", ReduceOp::GroupMin),
+    reduction("pto.vcpadd", ReduceOp::PrefixSum),
+    {"pto.vcmp", VectorFamily::Compare, kBinaryOperands, kMaskResult},
+    {"pto.vcmps", VectorFamily::CompareScalar, kVectorScalarOperands, kMaskResult},
+    {"pto.vsel", VectorFamily::Select, kBinaryOperands, kVRegResult},
+    {"pto.vselr", VectorFamily::IndexSelect, kIndexSelectOperands, kVRegResult},
+    {"pto.vselrv2", VectorFamily::IndexSelect, kIndexSelectOperands, kVRegResult},
+    predicate_logic("pto.pand", PredicateOp::And, kThreeMasks), predicate_logic("pto.por", PredicateOp::Or, kThreeMasks),
+    predicate_logic("pto.pxor", PredicateOp::Xor, kThreeMasks), predicate_logic("pto.pnot", PredicateOp::Not, kTwoMasks),
+    predicate_logic("pto.psel", PredicateOp::Select, kFourMasks),
+    {.name = "pto.ppack", .family = VectorFamily::PredicatePack, .operands = kMaskResult, .results = kMaskResult},
+    {.name = "pto.punpack", .family = VectorFamily::PredicatePack, .operands = kMaskResult, .results = kMaskResult, .reverse = true},
+    predicate_interleave("pto.pintlv_b8", 1, false), predicate_interleave("pto.pintlv_b16", 2, false),
+    predicate_interleave("pto.pintlv_b32", 4, false), predicate_interleave("pto.pdintlv_b8", 1, true),
+    predicate_interleave("pto.pdintlv_b16", 2, true), predicate_interleave("pto.pdintlv_b32", 4, true),
+    {"pto.vbr", VectorFamily::Broadcast, kLaneScalarOperand, kVRegResult},
+    {"pto.vdup", VectorFamily::Duplicate, kLaneValueOperand, kVRegResult},
 };
 
 std::string_view arg_name(VectorArg a)
@@ -54,6 +111,9 @@ std::string_view arg_name(VectorArg a)
         case Pointer: return "!pto.ptr<T, ub>";
         case Index: return "index";
         case Scalar: return "an integer";
+        case LaneScalar: return "a scalar of the lane type";
+        case IndexVReg: return "!pto.vreg<NxI> of integer indices";
+        case LaneValue: return "a scalar of the lane type or !pto.vreg<NxT>";
     }
     return "";
 }
@@ -65,6 +125,9 @@ bool has_kind(const Type& t, VectorArg a)
         case Mask: return t.is<MaskType>();
         case Pointer: return t.is<PtrType>();
         case Index: case Scalar: return t.is<IndexType>() || t.is<IntegerType>();
+        case LaneScalar: return t.is<IntegerType>() || t.is<FloatType>();
+        case IndexVReg: return t.is<VRegType>();
+        case LaneValue: return t.is<IntegerType>() || t.is<FloatType>() || t.is<VRegType>();
     }
     return false;
 }
@@ -118,6 +181,32 @@ public:
             case VectorFamily::Unary:
                 if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::unary_problem(def.unary, form_.dtype));
                 break;
+            case VectorFamily::VectorScalar:
+                if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::scalar_problem(def.scalar, form_.dtype));
+                check_lane_scalar(types[1]);
+                break;
+            case VectorFamily::Carry:
+                if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::carry_problem(form_.dtype));
+                break;
+            case VectorFamily::Reduction:
+                if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::reduce_problem(def.reduce, form_.dtype));
+                break;
+            case VectorFamily::Compare: read_compare_mode(); break;
+            case VectorFamily::CompareScalar:
+                read_compare_mode();
+                check_lane_scalar(types[1]);
+                break;
+            case VectorFamily::Select: break;
+            case VectorFamily::IndexSelect: check_index_register(types[1]); break;
+            case VectorFamily::PredicateLogic: read_mask_widths(types); break;
+            case VectorFamily::PredicatePack: read_pack(types[0], types[1]); break;
+            case VectorFamily::PredicateInterleave: form_.lane_bytes = def.mask_lane_bytes; break;
+            case VectorFamily::Broadcast:
+                if (vreg && form_.lane_bytes == 8)
+                    problem("LEGAL_VECTOR_DTYPE", "pto.vbr has b8, b16 and b32 forms", "8-, 16- or 32-bit lanes", to_string(*vreg));
+                check_lane_scalar(types[0]);
+                break;
+            case VectorFamily::Duplicate: read_duplicate(types[0], vreg); break;
         }
         return form_;
     }
@@ -160,9 +249,7 @@ private:
 
     void check_mask(const MaskType& m)
     {
-        const int lanes = form_.def->family == VectorFamily::Pattern || form_.def->family == VectorFamily::Remainder
-                              ? form_.def->mask_lane_bytes
-                              : form_.lane_bytes;
+        const int lanes = form_.def->mask_lane_bytes ? form_.def->mask_lane_bytes : form_.lane_bytes;
         if (m.lane_bytes && lanes && !rules::mask_width_ok(int(m.lane_bytes), lanes))
             problem("LEGAL_VECTOR_MASK_WIDTH", "the mask governs lanes of another width",
                     "a mask for " + std::to_string(lanes * 8) + "-bit lanes", "!pto.mask<" + m.spelling + ">");
@@ -212,6 +299,89 @@ private:
         form_.pattern = *token;
         const std::string needs = engine::vector::pattern_problem(*token, engine::vector::kRegisterBytes / form_.lane_bytes);
         if (!needs.empty()) problem("LEGAL_PSET_PATTERN", "the pattern activates more lanes than the mask has", needs, name);
+    }
+
+    // A token written after the operands (`%a, %b, %seed, "lt"`), or as attribute `name`.
+    std::string token(std::string_view name) const
+    {
+        if (const Attribute* a = op_.attribute(std::string(name))) return a->text();
+        return op_.arguments.empty() ? std::string() : op_.arguments.front().text();
+    }
+
+    // A scalar operand has the registers' lane type: the same float type, or an integer of the width.
+    void check_lane_scalar(const Type& t)
+    {
+        if (t.is_none() || !form_.lane_bytes || !has_kind(t, LaneScalar)) return;
+        const std::optional<engine::DType> d = t.element_dtype();
+        const bool lane_float = engine::dtype_is_float(form_.dtype);
+        const bool ok = d && (lane_float ? *d == form_.dtype : !engine::dtype_is_float(*d) && engine::dtype_bits(*d) == engine::dtype_bits(form_.dtype));
+        if (!ok)
+            problem("LEGAL_VECTOR_SCALAR_TYPE", "the scalar has the registers' lane type",
+                    std::string(engine::dtype_name(form_.dtype)) + (lane_float ? "" : " or another integer of its width"), to_string(t));
+    }
+
+    void read_compare_mode()
+    {
+        const std::string name = token("cmp_mode");
+        const auto mode = engine::vector::compare_mode_from_name(name);
+        if (!mode) return problem("LEGAL_VCMP_MODE", "unknown compare mode", "eq, ne, lt, le, gt or ge", name.empty() ? "none" : name);
+        form_.compare = *mode;
+    }
+
+    // vselr's indices: integer lanes of the registers' width, as many.
+    void check_index_register(const Type& t)
+    {
+        if (!form_.lane_bytes || !t.is<VRegType>()) return;
+        const std::optional<engine::DType> d = t.element_dtype();
+        if (!d || engine::dtype_is_float(*d) || engine::dtype_bits(*d) != form_.lane_bytes * 8 || t.as<VRegType>().lanes * form_.lane_bytes != 256)
+            problem("LEGAL_VECTOR_INDEX_TYPE", "the index register has integer lanes of the source's width",
+                    "!pto.vreg<" + std::to_string(256 / form_.lane_bytes) + "xi" + std::to_string(form_.lane_bytes * 8) + ">", to_string(t));
+    }
+
+    // Predicate logic: every mask of the operation has one width; it is the operation's when stated.
+    void read_mask_widths(const std::vector<Type>& types)
+    {
+        for (const Type& t : types) {
+            if (!t.is<MaskType>() || !t.as<MaskType>().lane_bytes) continue;
+            const int w = int(t.as<MaskType>().lane_bytes);
+            if (!form_.lane_bytes) form_.lane_bytes = w;
+            else if (w != form_.lane_bytes)
+                problem("LEGAL_VECTOR_MASK_WIDTH", "the masks of a predicate operation have one width",
+                        "!pto.mask<b" + std::to_string(form_.lane_bytes * 8) + ">", to_string(t));
+        }
+    }
+
+    // ppack halves the lane width (b32 -> b16 -> b8), punpack doubles it; the part is LOWER or HIGHER.
+    void read_pack(const Type& source, const Type& result)
+    {
+        const std::string name = token("part");
+        const auto part = engine::vector::predicate_part_from_name(name);
+        if (!part) problem("LEGAL_PREDICATE_PART", "unknown partition token", "\"LOWER\" or \"HIGHER\"", name.empty() ? "none" : name);
+        else form_.part = *part;
+        const int from = source.is<MaskType>() ? int(source.as<MaskType>().lane_bytes) : 0;
+        const int to = result.is<MaskType>() ? int(result.as<MaskType>().lane_bytes) : 0;
+        form_.lane_bytes = from;
+        const bool unpack = form_.def->reverse;
+        const std::string expected = unpack ? "a result mask of twice the source's width (b8 -> b16 -> b32)"
+                                            : "a result mask of half the source's width (b32 -> b16 -> b8)";
+        if ((from == (unpack ? 4 : 1)) || (from && to && to * (unpack ? 1 : 2) != from * (unpack ? 2 : 1)))
+            problem("LEGAL_PREDICATE_PACK_WIDTH", "the masks' widths are not in the pack ratio", expected, to_string(source) + " -> " + to_string(result));
+    }
+
+    void read_duplicate(const Type& input, const Type* vreg)
+    {
+        const std::string name = token("position");
+        if (!name.empty()) {
+            const auto position = engine::vector::dup_position_from_name(name);
+            if (!position) problem("LEGAL_VDUP_POSITION", "unknown position", "\"LOWEST\" or \"HIGHEST\"", name);
+            else form_.position = *position;
+        }
+        if (input.is<VRegType>()) {
+            if (vreg && !(input == *vreg))
+                problem("STRUCT_OPERAND_KIND", "the registers of one operation have one type", to_string(*vreg), to_string(input));
+        } else {
+            check_lane_scalar(input);
+        }
     }
 
     const Operation& op_;

@@ -24,10 +24,24 @@ enum class VectorFamily : uint8_t {
     Remainder,  // pto.plt_b* %count -> mask, count - lanes
     Binary,     // pto.vadd %a, %b, %mask
     Unary,      // pto.vabs %a, %mask
+    VectorScalar,         // pto.vadds %a, %scalar, %mask
+    Carry,                // pto.vaddcs %a, %b, %carry_in, %mask -> register, carry mask
+    Reduction,            // pto.vcadd %a, %mask
+    Compare,              // pto.vcmp %a, %b, %seed, "lt" -> mask
+    CompareScalar,        // pto.vcmps %a, %scalar, %seed, "lt" -> mask
+    Select,               // pto.vsel %a, %b, %mask
+    IndexSelect,          // pto.vselr %src, %index
+    PredicateLogic,       // pto.pand %a, %b, %mask; pto.pnot %a, %mask; pto.psel %a, %b, %sel, %mask
+    PredicatePack,        // pto.ppack / pto.punpack %mask, "LOWER" | "HIGHER"
+    PredicateInterleave,  // pto.pintlv_b* / pto.pdintlv_b* %a, %b -> low, high
+    Broadcast,            // pto.vbr %scalar
+    Duplicate,            // pto.vdup %scalar_or_register {position = "LOWEST" | "HIGHEST"}
 };
 
 // An operand or result of a vector operation.
-enum class VectorArg : uint8_t { VReg, Mask, Pointer, Index, Scalar };
+// LaneScalar: a scalar of the registers' lane type; IndexVReg: a register of integer lanes of the
+// registers' width (and count); LaneValue: a LaneScalar or a register of the result's type.
+enum class VectorArg : uint8_t { VReg, Mask, Pointer, Index, Scalar, LaneScalar, IndexVReg, LaneValue };
 
 struct VectorOpDef {
     std::string_view name;  // "pto.vadd"
@@ -36,7 +50,12 @@ struct VectorOpDef {
     std::span<const VectorArg> results;
     engine::vector::BinaryOp binary = {};
     engine::vector::UnaryOp unary = {};
-    int mask_lane_bytes = 0;  // Pattern, Remainder: the predicate width of the `_b8/_b16/_b32` suffix
+    int mask_lane_bytes = 0;  // Pattern, Remainder, PredicateInterleave: the width of the `_b8/_b16/_b32` suffix
+    engine::vector::ScalarOp scalar = {};
+    engine::vector::CarryOp carry = {};
+    engine::vector::ReduceOp reduce = {};
+    engine::vector::PredicateOp predicate = {};
+    bool reverse = false;  // PredicatePack: punpack; PredicateInterleave: pdintlv
 };
 
 std::span<const VectorOpDef> vector_op_definitions();
@@ -51,6 +70,9 @@ struct VectorForm {
     engine::vector::StoreDist store = engine::vector::StoreDist::NORM;
     engine::vector::PatternToken pattern{};
     int pointer_element_bytes = 1;          // Load, Store: the unit of the offset
+    engine::vector::CompareMode compare = {};
+    engine::vector::PredicatePart part = {};
+    engine::vector::DupPosition position = {};
 };
 
 struct VectorProblem {

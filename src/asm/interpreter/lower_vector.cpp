@@ -54,6 +54,24 @@ std::byte* vector_address(Frame& f, const PointerInfo& p, const Slot& base, int6
     return on_chip_address(f, *p.memory, at, bytes, operand);
 }
 
+// A mask operand whose width is known only at run time (`!pto.mask<G>`): `want` when the type stated
+// one (0: any of b8, b16, b32).
+const vec::Register& any_mask_of(const Slot& s, int want)
+{
+    const vec::Register& mask = register_of(s, "mask");
+    if (want && mask.lane_bytes != want)
+        runtime::fail({"RUN_MASK_WIDTH", "", "mask", "the mask has another width than its type states",
+                       "a mask for " + std::to_string(want * 8) + "-bit lanes",
+                       "a mask for " + std::to_string(mask.lane_bytes * 8) + "-bit lanes", ""});
+    return mask;
+}
+
+// The scalar of slot `s` in the encoding of `dtype` lanes.
+uint64_t lane_bits(engine::DType dtype, const Slot& s)
+{
+    return engine::dtype_is_float(dtype) ? vec::float_lane_bits(dtype, s.f) : uint64_t(s.i);
+}
+
 }  // namespace
 
 void Lowerer::lower_vector(const Operation& op, Body& body)
@@ -63,7 +81,8 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
     if (!problems.empty()) fail(op, problems[0].code, problems[0].what, problems[0].expected, problems[0].actual);
     const VectorOpDef& def = *form.def;
     const int lanes = form.lane_bytes;
-    if (!lanes) fail(op, codes::kBadOperand, "a vector operation's register types must be stated", "!pto.vreg<NxT>", "none");
+    const bool masks_only = def.family == VectorFamily::PredicateLogic || def.family == VectorFamily::PredicatePack;
+    if (!lanes && !masks_only) fail(op, codes::kBadOperand, "a vector operation's register types must be stated", "!pto.vreg<NxT>", "none");
     std::vector<int> in, out;
     for (const Value* v : op.operands) in.push_back(slot(v));
     for (const auto& r : op.results) out.push_back(define(r.get()));
@@ -112,6 +131,82 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
                 const vec::Register& m = mask_of(f.slots[mask], lanes);
                 vec::unary(op, dtype, register_of(f.slots[a], "input"), m, writable_register(f.slots[d]));
             });
+        case VectorFamily::VectorScalar:
+            return add([=, op = def.scalar, a = in[0], scalar = in[1], mask = in[2], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::binary_scalar(op, dtype, register_of(f.slots[a], "input"), lane_bits(dtype, f.slots[scalar]), m,
+                                   writable_register(f.slots[d]));
+            });
+        case VectorFamily::Carry:
+            return add([=, op = def.carry, a = in[0], b = in[1], carry_in = in[2], mask = in[3], d = out[0], carry_out = out[1]](Frame& f) {
+                const vec::Register c = mask_of(f.slots[carry_in], lanes);  // a copy: the next widening reuses the scratch
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::carry_chain(op, lanes, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), c, m,
+                                 writable_register(f.slots[d]), writable_register(f.slots[carry_out]));
+            });
+        case VectorFamily::Reduction:
+            return add([=, op = def.reduce, a = in[0], mask = in[1], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::reduce(op, dtype, register_of(f.slots[a], "input"), m, writable_register(f.slots[d]));
+            });
+        case VectorFamily::Compare:
+            return add([=, mode = form.compare, a = in[0], b = in[1], seed = in[2], d = out[0]](Frame& f) {
+                const vec::Register& s = mask_of(f.slots[seed], lanes);
+                vec::compare(mode, dtype, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), s, writable_register(f.slots[d]));
+            });
+        case VectorFamily::CompareScalar:
+            return add([=, mode = form.compare, a = in[0], scalar = in[1], seed = in[2], d = out[0]](Frame& f) {
+                const vec::Register& s = mask_of(f.slots[seed], lanes);
+                vec::compare_scalar(mode, dtype, register_of(f.slots[a], "input"), lane_bits(dtype, f.slots[scalar]), s,
+                                    writable_register(f.slots[d]));
+            });
+        case VectorFamily::Select:
+            return add([=, a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::select(lanes, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m, writable_register(f.slots[d]));
+            });
+        case VectorFamily::IndexSelect:
+            return add([=, src = in[0], index = in[1], d = out[0]](Frame& f) {
+                vec::select_by_index(lanes, register_of(f.slots[src], "source"), register_of(f.slots[index], "index"), writable_register(f.slots[d]));
+            });
+        case VectorFamily::PredicateLogic:
+            // The last operand is the masking predicate, which the pages say leaves the result alone;
+            // it is read (a mask of the operation's width) all the same.
+            return add([=, op = def.predicate, sources = in, d = out[0]](Frame& f) {
+                const vec::Register& a = any_mask_of(f.slots[sources[0]], lanes);
+                for (std::size_t k = 1; k < sources.size(); ++k) any_mask_of(f.slots[sources[k]], a.lane_bytes);
+                const vec::Register& b = sources.size() > 2 ? *f.slots[sources[1]].reg : a;
+                const vec::Register& sel = sources.size() > 3 ? *f.slots[sources[2]].reg : a;
+                vec::predicate_logic(op, a, b, sel, writable_register(f.slots[d]));
+            });
+        case VectorFamily::PredicatePack:
+            return add([=, unpack = def.reverse, part = form.part, src = in[0], d = out[0]](Frame& f) {
+                const vec::Register& m = any_mask_of(f.slots[src], lanes);
+                if (m.lane_bytes == (unpack ? 4 : 1))
+                    runtime::fail({"RUN_MASK_WIDTH", "", "source", "the mask has no width to pack into",
+                                   unpack ? "a b8 or b16 mask" : "a b16 or b32 mask", "a mask for " + std::to_string(m.lane_bytes * 8) + "-bit lanes", ""});
+                if (unpack) vec::predicate_unpack(part, m, writable_register(f.slots[d]));
+                else vec::predicate_pack(part, m, writable_register(f.slots[d]));
+            });
+        case VectorFamily::PredicateInterleave:
+            return add([=, deinterleave = def.reverse, a = in[0], b = in[1], low = out[0], high = out[1]](Frame& f) {
+                const vec::Register& x = mask_of(f.slots[a], lanes);  // b8, b16, b32: never widened
+                const vec::Register& y = mask_of(f.slots[b], lanes);
+                vec::Register lo, hi;
+                if (deinterleave) vec::predicate_deinterleave(lanes, x, y, lo, hi);
+                else vec::predicate_interleave(lanes, x, y, lo, hi);
+                writable_register(f.slots[low]) = lo;
+                writable_register(f.slots[high]) = hi;
+            });
+        case VectorFamily::Broadcast:
+            return add([=, scalar = in[0], d = out[0]](Frame& f) { vec::broadcast(lanes, lane_bits(dtype, f.slots[scalar]), writable_register(f.slots[d])); });
+        case VectorFamily::Duplicate: {
+            if (operand_type(op, 0).is<VRegType>())
+                return add([=, position = form.position, src = in[0], d = out[0]](Frame& f) {
+                    vec::duplicate_lane(position, lanes, register_of(f.slots[src], "input"), writable_register(f.slots[d]));
+                });
+            return add([=, scalar = in[0], d = out[0]](Frame& f) { vec::broadcast(lanes, lane_bits(dtype, f.slots[scalar]), writable_register(f.slots[d])); });
+        }
     }
 }
 

@@ -98,4 +98,64 @@ using BinaryKernel = void (*)(const Register& a, const Register& b, const Regist
 BinaryKernel binary_kernel(BinaryOp op, DType dtype);
 void unary(UnaryOp op, DType dtype, const Register& a, const Register& mask, Register& dst);
 
+// ---- vector-scalar operations (vec_scalar.cpp) --------------------------------------------------
+
+// pto.vadds ... pto.vlrelu: one register and one scalar of the lane type.
+enum class ScalarOp : uint8_t { Add, Sub, Mul, Max, Min, And, Or, Xor, Shl, Shr, LeakyRelu };
+std::string_view scalar_problem(ScalarOp op, DType dtype);
+// The bits of a float scalar in the encoding of `dtype` lanes (f32, f16, bf16), rounded to nearest even.
+uint64_t float_lane_bits(DType dtype, double value);
+// dst = op(a, scalar) on the active lanes, zero on the others, exactly as the tile instruction of the
+// same name (TADDS, TMAXS, TLRELU, ...); `scalar_bits` holds the scalar in the lanes' encoding.
+void binary_scalar(ScalarOp op, DType dtype, const Register& a, uint64_t scalar_bits, const Register& mask, Register& dst);
+
+// pto.vaddcs / pto.vsubcs: lane-local carry (borrow) chains on the lanes' unsigned bits.
+enum class CarryOp : uint8_t { Add, Sub };
+std::string_view carry_problem(DType dtype);
+void carry_chain(CarryOp op, int lane_bytes, const Register& a, const Register& b, const Register& carry_in,
+                 const Register& mask, Register& dst, Register& carry_out);
+
+// ---- reductions (reduction.cpp) -------------------------------------------------------------------
+
+// pto.vcadd, vcmax, vcmin (whole register), vcgadd, vcgmax, vcgmin (each 32-byte group), vcpadd (scan).
+enum class ReduceOp : uint8_t { Sum, Max, Min, GroupSum, GroupMax, GroupMin, PrefixSum };
+std::string_view reduce_problem(ReduceOp op, DType dtype);
+void reduce(ReduceOp op, DType dtype, const Register& a, const Register& mask, Register& dst);
+
+// ---- compare and select (compare_select.cpp) -----------------------------------------------------
+
+enum class CompareMode : uint8_t { EQ, NE, LT, LE, GT, GE };
+std::optional<CompareMode> compare_mode_from_name(std::string_view name);
+// dst = the mask (of the lanes' width; b32 for 64-bit lanes) of the lanes of `seed` where `a CMP b`.
+void compare(CompareMode mode, DType dtype, const Register& a, const Register& b, const Register& seed, Register& dst);
+void compare_scalar(CompareMode mode, DType dtype, const Register& a, uint64_t scalar_bits, const Register& seed, Register& dst);
+// dst = mask ? a : b, every lane.
+void select(int lane_bytes, const Register& a, const Register& b, const Register& mask, Register& dst);
+// dst[i] = src[index[i] mod lanes], the index read as an unsigned integer of the lane width.
+void select_by_index(int lane_bytes, const Register& src, const Register& index, Register& dst);
+
+// ---- predicate algebra and materialisation (predicate_algebra.cpp, materialize.cpp) ---------------
+
+enum class PredicateOp : uint8_t { And, Or, Xor, Not, Select };
+// dst = a AND/OR/XOR b, NOT a, or (sel ? a : b), every lane; dst takes a's lane width.
+void predicate_logic(PredicateOp op, const Register& a, const Register& b, const Register& sel, Register& dst);
+enum class PredicatePart : uint8_t { Lower, Higher };
+std::optional<PredicatePart> predicate_part_from_name(std::string_view name);
+// ppack: the lanes of `src` become the lower or higher half of a mask of half-width lanes (twice as
+// many), the other half clear. punpack: the lower or higher half of `src`'s lanes become a mask of
+// double-width lanes.
+void predicate_pack(PredicatePart part, const Register& src, Register& dst);
+void predicate_unpack(PredicatePart part, const Register& src, Register& dst);
+// pintlv: the lanes a0 b0 a1 b1 ... split into their first half (low) and second half (high).
+// pdintlv: the lanes of a then b, even ones to low, odd ones to high.
+void predicate_interleave(int lane_bytes, const Register& a, const Register& b, Register& low, Register& high);
+void predicate_deinterleave(int lane_bytes, const Register& a, const Register& b, Register& low, Register& high);
+
+// pto.vbr: every lane holds `bits` (the scalar in the lanes' encoding).
+void broadcast(int lane_bytes, uint64_t bits, Register& dst);
+// pto.vdup of a register: every lane holds its lowest (lane 0) or highest lane.
+enum class DupPosition : uint8_t { Lowest, Highest };
+std::optional<DupPosition> dup_position_from_name(std::string_view name);
+void duplicate_lane(DupPosition position, int lane_bytes, const Register& src, Register& dst);
+
 }  // namespace pto::engine::vector

@@ -63,6 +63,29 @@ TEST(Examples, SoftmaxMatchesTheDoublePrecisionReference)
     }
 }
 
+// The same softmax written with the vector micro-instructions (vlds, vmax, vcmax, vdup, vexp, vcadd,
+// vdiv, vsts between the vector core's DMA).
+TEST(Examples, VectorLevelSoftmaxMatchesTheDoublePrecisionReference)
+{
+    const ParseResult parsed = parse_ok(read_text(example_path("softmax_vector.pto")), "softmax_vector.pto");
+    const std::size_t n = 48;
+    auto x = random_vector<float>(n * 256, 34);
+    for (float& v : x) v *= 40.0f;
+    for (std::size_t j = 0; j < 256; ++j) x[256 + j] = -7.25f;  // a row of equal values: 1/256 each
+    std::vector<float> y(n * 256, 0.0f);
+    const RunResult r = run(parsed.module, {array_arg("x", x), array_arg("y", y), scalar_arg("rows", double(n))}, checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (std::size_t i = 0; i < n; ++i) {
+        double m = -INFINITY, s = 0;
+        for (std::size_t j = 0; j < 256; ++j) m = std::max(m, double(x[i * 256 + j]));
+        for (std::size_t j = 0; j < 256; ++j) s += std::exp(double(x[i * 256 + j]) - m);
+        for (std::size_t j = 0; j < 256; ++j) {
+            const double want = std::exp(double(x[i * 256 + j]) - m) / s;
+            ASSERT_NEAR(y[i * 256 + j], want, 1e-5 * want + 1e-37) << "row " << i << ", column " << j;
+        }
+    }
+}
+
 TEST(Examples, LayerNormMatchesTheDoublePrecisionReference)
 {
     const ParseResult parsed = parse_ok(read_text(example_path("layernorm.pto")), "layernorm.pto");

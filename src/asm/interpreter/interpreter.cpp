@@ -154,16 +154,13 @@ RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOp
     runtime::set_checked(options.checked);
     try {
         LaunchContext ctx{program_.get(), compiled, &slots, {}};
-        if (options.blocks <= 1) {
-            ctx.results = interp::call(*program_, *compiled, slots);
-        } else {
-            // Every block runs the entry on its own core; the scalar results are block 0's.
-            runtime::launch(options.blocks, [](void* p, uint32_t block) {
-                auto* c = static_cast<LaunchContext*>(p);
-                std::vector<interp::Slot> results = interp::call(*c->program, *c->fn, *c->args);
-                if (block == 0) c->results = std::move(results);
-            }, &ctx);
-        }
+        // Every block, the only one too, runs the entry on a core of its own with fresh memories, so
+        // that nothing one run left in UB is read by the next; the scalar results are block 0's.
+        runtime::launch(std::max<uint32_t>(options.blocks, 1), [](void* p, uint32_t block) {
+            auto* c = static_cast<LaunchContext*>(p);
+            std::vector<interp::Slot> results = interp::call(*c->program, *c->fn, *c->args);
+            if (block == 0) c->results = std::move(results);
+        }, &ctx);
         for (std::size_t k = 0; k < ctx.results.size() && k < fn->result_types.size(); ++k) {
             const interp::ScalarKind rk = interp::scalar_kind(fn->result_types[k]);
             result.results.push_back(rk.is_float ? ctx.results[k].f : double(ctx.results[k].i));

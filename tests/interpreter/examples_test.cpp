@@ -42,15 +42,17 @@ TEST(Examples, GeluMatchesTheDoublePrecisionReference)
     }
 }
 
-TEST(Examples, SoftmaxMatchesTheDoublePrecisionReference)
+// Runs a row-softmax example over 48 rows of 256 floats (`rows_arg` names the row count; row
+// `equal_row` holds one value throughout: 1/256 each) against the double-precision reference.
+void expect_row_softmax(const std::string& name, const char* rows_arg, uint32_t seed, std::size_t equal_row)
 {
-    const ParseResult parsed = parse_ok(read_text(example_path("softmax.pto")), "softmax.pto");
+    const ParseResult parsed = parse_ok(read_text(example_path(name)), name);
     const std::size_t n = 48;
-    auto x = random_vector<float>(n * 256, 33);
+    auto x = random_vector<float>(n * 256, seed);
     for (float& v : x) v *= 40.0f;
-    for (std::size_t j = 0; j < 256; ++j) x[j] = 2.5f;  // a row of equal values: 1/256 each
+    for (std::size_t j = 0; j < 256; ++j) x[equal_row * 256 + j] = 2.5f;
     std::vector<float> y(n * 256, 0.0f);
-    const RunResult r = run(parsed.module, {array_arg("x", x), array_arg("y", y), scalar_arg("n", double(n))}, checked_run());
+    const RunResult r = run(parsed.module, {array_arg("x", x), array_arg("y", y), scalar_arg(rows_arg, double(n))}, checked_run());
     ASSERT_TRUE(r.ok()) << format_all(r);
     for (std::size_t i = 0; i < n; ++i) {
         double m = -INFINITY, s = 0;
@@ -58,33 +60,16 @@ TEST(Examples, SoftmaxMatchesTheDoublePrecisionReference)
         for (std::size_t j = 0; j < 256; ++j) s += std::exp(double(x[i * 256 + j]) - m);
         for (std::size_t j = 0; j < 256; ++j) {
             const double want = std::exp(double(x[i * 256 + j]) - m) / s;
-            ASSERT_NEAR(y[i * 256 + j], want, 1e-5 * want + 1e-37) << "row " << i << ", column " << j;
+            ASSERT_NEAR(y[i * 256 + j], want, 1e-5 * want + 1e-37) << name << " row " << i << ", column " << j;
         }
     }
 }
 
+TEST(Examples, SoftmaxMatchesTheDoublePrecisionReference) { expect_row_softmax("softmax.pto", "n", 33, 0); }
+
 // The same softmax written with the vector micro-instructions (vlds, vmax, vcmax, vdup, vexp, vcadd,
 // vdiv, vsts between the vector core's DMA).
-TEST(Examples, VectorLevelSoftmaxMatchesTheDoublePrecisionReference)
-{
-    const ParseResult parsed = parse_ok(read_text(example_path("softmax_vector.pto")), "softmax_vector.pto");
-    const std::size_t n = 48;
-    auto x = random_vector<float>(n * 256, 34);
-    for (float& v : x) v *= 40.0f;
-    for (std::size_t j = 0; j < 256; ++j) x[256 + j] = -7.25f;  // a row of equal values: 1/256 each
-    std::vector<float> y(n * 256, 0.0f);
-    const RunResult r = run(parsed.module, {array_arg("x", x), array_arg("y", y), scalar_arg("rows", double(n))}, checked_run());
-    ASSERT_TRUE(r.ok()) << format_all(r);
-    for (std::size_t i = 0; i < n; ++i) {
-        double m = -INFINITY, s = 0;
-        for (std::size_t j = 0; j < 256; ++j) m = std::max(m, double(x[i * 256 + j]));
-        for (std::size_t j = 0; j < 256; ++j) s += std::exp(double(x[i * 256 + j]) - m);
-        for (std::size_t j = 0; j < 256; ++j) {
-            const double want = std::exp(double(x[i * 256 + j]) - m) / s;
-            ASSERT_NEAR(y[i * 256 + j], want, 1e-5 * want + 1e-37) << "row " << i << ", column " << j;
-        }
-    }
-}
+TEST(Examples, VectorLevelSoftmaxMatchesTheDoublePrecisionReference) { expect_row_softmax("softmax_vector.pto", "rows", 34, 1); }
 
 TEST(Examples, LayerNormMatchesTheDoublePrecisionReference)
 {

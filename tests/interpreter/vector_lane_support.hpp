@@ -24,8 +24,8 @@ inline constexpr std::size_t kBytes = 2048;  // each an 8 x 256 u8 tile
 
 // A program that loads `in` (kBytes) into UB at kIn and `out` at kOut, runs `body` in a vector scope
 // with %in_T / %out_T: !pto.ptr<T, ub> at those offsets (T: f32, f16, bf16, i8 ... ui64), %all_b8/16/32
-// all-true masks, index constants %c0 %c1 %c256 %c512 %c768, and the function parameters `params`
-// (`, %s: f32`); then stores UB at kOut back to `out`.
+// all-true masks, index constants %c0 %c1 %c32 %c128 %c256 %c512 %c768, and the function
+// parameters `params` (`, %s: f32`); then stores UB at kOut back to `out`.
 inline std::string program(const std::string& body, const std::string& params = "")
 {
     std::string text = "func.func @k(%in: !pto.ptr<u8>, %out: !pto.ptr<u8>" + params + R"() {
@@ -48,7 +48,7 @@ inline std::string program(const std::string& body, const std::string& params = 
         text += std::string("  %in_") + t + " = pto.castptr %in_at : i64 -> !pto.ptr<" + t + ", ub>\n";
         text += std::string("  %out_") + t + " = pto.castptr %out_at : i64 -> !pto.ptr<" + t + ", ub>\n";
     }
-    for (int v : {512, 768}) text += "  %c" + std::to_string(v) + " = arith.constant " + std::to_string(v) + " : index\n";
+    for (int v : {32, 128, 512, 768}) text += "  %c" + std::to_string(v) + " = arith.constant " + std::to_string(v) + " : index\n";
     std::string scope = "  pto.vecscope {\n";
     for (const char* w : {"b8", "b16", "b32"})
         scope += std::string("    %all_") + w + " = pto.pset_" + w + " \"PAT_ALL\" : !pto.mask<" + w + ">\n";

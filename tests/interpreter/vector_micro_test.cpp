@@ -11,43 +11,13 @@
 
 #include "asm/verifier.hpp"
 #include "support.hpp"
+#include "vector_lane_support.hpp"
 
 namespace pto::as::testing {
 namespace {
 
-constexpr int kIn = 0, kOut = 4096;  // UB byte offsets of the input and output buffers
-constexpr std::size_t kBytes = 2048;  // each an 8 x 256 u8 tile
-
-// A program that loads `in` (2048 bytes) into UB at kIn and `out` at kOut, runs `body` in a vector
-// scope (with %in_T / %out_T: !pto.ptr<T, ub> at those offsets for T in f32, f16, bf16, and the 8- to
-// 64-bit integers, and index constants %cN), then stores UB at kOut back to `out`.
-std::string program(const std::string& body, const std::string& params = "")
-{
-    std::string text = "func.func @k(%in: !pto.ptr<u8>, %out: !pto.ptr<u8>" + params + R"() {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %c256 = arith.constant 256 : index
-  %in_at = arith.constant )" + std::to_string(kIn) + R"( : i64
-  %out_at = arith.constant )" + std::to_string(kOut) + R"( : i64
-  %iv = pto.make_tensor_view %in, shape = [%c8, %c256], strides = [%c256, %c1] : !pto.tensor_view<?x?xu8>
-  %ov = pto.make_tensor_view %out, shape = [%c8, %c256], strides = [%c256, %c1] : !pto.tensor_view<?x?xu8>
-  %ip = pto.partition_view %iv, offsets = [%c0, %c0], sizes = [%c8, %c256] : !pto.tensor_view<?x?xu8> -> !pto.partition_tensor_view<8x256xu8>
-  %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c8, %c256] : !pto.tensor_view<?x?xu8> -> !pto.partition_tensor_view<8x256xu8>
-  %ti = pto.alloc_tile addr = %in_at : !pto.tile_buf<vec, 8x256xu8>
-  %to = pto.alloc_tile addr = %out_at : !pto.tile_buf<vec, 8x256xu8>
-  pto.tload ins(%ip : !pto.partition_tensor_view<8x256xu8>) outs(%ti : !pto.tile_buf<vec, 8x256xu8>)
-  pto.tload ins(%op : !pto.partition_tensor_view<8x256xu8>) outs(%to : !pto.tile_buf<vec, 8x256xu8>)
-)";
-    for (const char* t : {"f32", "f16", "bf16", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"}) {
-        text += std::string("  %in_") + t + " = pto.castptr %in_at : i64 -> !pto.ptr<" + t + ", ub>\n";
-        text += std::string("  %out_") + t + " = pto.castptr %out_at : i64 -> !pto.ptr<" + t + ", ub>\n";
-    }
-    for (int v : {2, 3, 4, 5, 7, 16, 32, 64, 100, 128, 200})
-        text += "  %c" + std::to_string(v) + " = arith.constant " + std::to_string(v) + " : index\n";
-    return text + "  pto.vecscope {\n" + body + "  }\n" +
-           "  pto.tstore ins(%to : !pto.tile_buf<vec, 8x256xu8>) outs(%op : !pto.partition_tensor_view<8x256xu8>)\n  return\n}\n";
-}
+using vector_lanes::kBytes;
+using vector_lanes::program;
 
 std::vector<uint8_t> random_bytes(std::size_t n, uint32_t seed)
 {
@@ -182,7 +152,8 @@ TEST(VectorMicro, PatternsAndRemaindersActivateTheDocumentedLanes)
         }
     }
     // plt: three vectors of a 150-element remainder of f32 give 64, 64 and 22 lanes, and leave 0.
-    const std::string body = R"(    %n = arith.constant 150 : i32
+    const std::string body = R"(    %c64 = arith.constant 64 : index
+    %n = arith.constant 150 : i32
     %m0, %r0 = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32
     %m1, %r1 = pto.plt_b32 %r0 : i32 -> !pto.mask<b32>, i32
     %m2, %r2 = pto.plt_b32 %r1 : i32 -> !pto.mask<b32>, i32

@@ -48,9 +48,8 @@ const vec::Register& mask_of(const Slot& s, int lane_bytes)
 std::byte* vector_address(Frame& f, const PointerInfo& p, const Slot& base, int64_t offset, int64_t bytes, const char* operand)
 {
     const int64_t at = moved(base.i, offset, p.element_bytes());
-    if (!rules::vector_address_aligned(at))
-        runtime::fail({"RUN_POINTER_ALIGN", "", operand, kVectorUnits, "a multiple of " + std::to_string(vec::kAccessAlignment),
-                       std::to_string(at), ""});
+    if (!rules::vector_address_aligned(at)) [[unlikely]]
+        require_aligned(at, vec::kAccessAlignment, operand, kVectorUnits);
     return on_chip_address(f, *p.memory, at, bytes, operand);
 }
 

@@ -27,9 +27,7 @@ std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const cha
                            std::to_string(bytes) + " bytes", ""});
         return at;
     }
-    const MemoryWindow window = window_of(*p.memory);
-    if (s.i < 0 || bytes < 0 || uint64_t(s.i) + uint64_t(bytes) > window.size) outside_memory(*p.memory, window.size, s.i, bytes, operand);
-    return window.base + s.i;
+    return inside(*p.memory, window_of(*p.memory), s.i, bytes, operand);
 }
 
 void advance(const PointerInfo& p, Slot& s, int64_t count, int64_t bytes)
@@ -45,7 +43,11 @@ void advance(const PointerInfo& p, Slot& s, int64_t count, int64_t bytes)
 
 void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, const char* operand, const char* why)
 {
-    const int64_t at = p.memory ? s.i : int64_t(reinterpret_cast<uintptr_t>(s.view.data));
+    require_aligned(p.memory ? s.i : int64_t(reinterpret_cast<uintptr_t>(s.view.data)), alignment, operand, why);
+}
+
+void require_aligned(int64_t at, int64_t alignment, const char* operand, const char* why)
+{
     if (at % alignment != 0)
         runtime::fail({"RUN_POINTER_ALIGN", "", operand, why,
                        "a multiple of " + std::to_string(alignment), std::to_string(at), ""});

@@ -18,16 +18,23 @@ std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const cha
 MemoryWindow window_of(pto::TileType memory);
 [[noreturn]] void outside_memory(pto::TileType memory, uint64_t size, int64_t at, int64_t bytes, const char* operand);
 
-// `bytes` bytes at byte offset `at` of on-chip memory `memory`, looked up once per frame; else
-// RUN_POINTER_RANGE naming the operand. Inline: every vector load and store takes this path.
+// `bytes` bytes at byte offset `at` of `window`, the window of on-chip memory `memory`; else
+// RUN_POINTER_RANGE naming the operand.
+inline std::byte* inside(pto::TileType memory, const MemoryWindow& window, int64_t at, int64_t bytes, const char* operand)
+{
+    if (at < 0 || bytes < 0 || uint64_t(at) + uint64_t(bytes) > window.size) [[unlikely]]
+        outside_memory(memory, window.size, at, bytes, operand);
+    return window.base + at;
+}
+
+// The same with the memory's window looked up once per frame. Inline: every vector load and store
+// takes this path.
 inline std::byte* on_chip_address(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand)
 {
     MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
     if (!window.known) [[unlikely]]
         window = window_of(memory);
-    if (at < 0 || bytes < 0 || uint64_t(at) + uint64_t(bytes) > window.size) [[unlikely]]
-        outside_memory(memory, window.size, at, bytes, operand);
-    return window.base + at;
+    return inside(memory, window, at, bytes, operand);
 }
 
 // Moves the pointer in `s` by `count` elements of `bytes` bytes. A result past what 64 bits hold points
@@ -43,5 +50,7 @@ inline int64_t moved(int64_t at, int64_t count, int64_t bytes)
 
 // RUN_POINTER_ALIGN unless the pointer is a multiple of `alignment` bytes; `why` says whose rule it is.
 void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, const char* operand, const char* why);
+// The same for an address `at` (an on-chip offset or a host address).
+void require_aligned(int64_t at, int64_t alignment, const char* operand, const char* why);
 
 }  // namespace pto::as::interp

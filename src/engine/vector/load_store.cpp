@@ -50,6 +50,13 @@ constexpr StoreMode kStoreModes[] = {
     {"MRG2CHN_B16", StoreDist::MRG2CHN_B16, 2, 2, 2},
 };
 
+// What a mode needs of the register, by the lane width it takes.
+std::string_view lanes_of(int lane_bytes)
+{
+    static constexpr std::string_view kNeeds[] = {"", "8-bit lanes", "16-bit lanes", "", "32-bit lanes", "", "", "", "64-bit lanes"};
+    return kNeeds[lane_bytes];
+}
+
 const LoadMode& mode_of(LoadDist d) { return kLoadModes[static_cast<int>(d)]; }
 const StoreMode& mode_of(StoreDist d) { return kStoreModes[static_cast<int>(d)]; }
 
@@ -103,10 +110,7 @@ int memory_element_bytes(StoreDist dist, int lane_bytes)
 std::string_view load_dist_problem(LoadDist dist, int lane_bytes)
 {
     const LoadMode& m = mode_of(dist);
-    if (m.lane_bytes > 0 && lane_bytes != m.lane_bytes) {
-        static constexpr std::string_view kNeeds[] = {"", "8-bit lanes", "16-bit lanes", "", "32-bit lanes"};
-        return kNeeds[m.lane_bytes];
-    }
+    if (m.lane_bytes > 0 && lane_bytes != m.lane_bytes) return lanes_of(m.lane_bytes);
     if (m.lane_bytes < 0 && lane_bytes <= m.memory_bytes) return "lanes wider than the elements it unpacks";
     return {};
 }
@@ -115,8 +119,7 @@ std::string_view store_dist_problem(StoreDist dist, int lane_bytes)
 {
     const StoreMode& m = mode_of(dist);
     if (m.lane_bytes == 0 || lane_bytes == m.lane_bytes) return {};
-    static constexpr std::string_view kNeeds[] = {"", "8-bit lanes", "16-bit lanes", "", "32-bit lanes", "", "", "", "64-bit lanes"};
-    return kNeeds[m.lane_bytes];
+    return lanes_of(m.lane_bytes);
 }
 
 int64_t footprint_bytes(LoadDist dist, int lane_bytes)

@@ -34,6 +34,10 @@ constexpr VectorArg kThreeMasks[] = {Mask, Mask, Mask};
 constexpr VectorArg kFourMasks[] = {Mask, Mask, Mask, Mask};
 constexpr VectorArg kLaneScalarOperand[] = {LaneScalar};
 constexpr VectorArg kLaneValueOperand[] = {LaneValue};
+constexpr VectorArg kRegisterOperand[] = {VReg};
+constexpr VectorArg kMaskOperand[] = {Mask};
+constexpr VectorArg kScalarOperand[] = {Scalar};
+constexpr VectorArg kRetypedResult[] = {Retyped};
 
 constexpr VectorOpDef pattern(std::string_view name, int lane_bytes) { return {name, VectorFamily::Pattern, {}, kMaskResult, {}, {}, lane_bytes}; }
 constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
@@ -101,12 +105,18 @@ constexpr VectorOpDef kDefinitions[] = {
     predicate_interleave("pto.pdintlv_b16", 2, true), predicate_interleave("pto.pdintlv_b32", 4, true),
     {"pto.vbr", VectorFamily::Broadcast, kLaneScalarOperand, kVRegResult},
     {"pto.vdup", VectorFamily::Duplicate, kLaneValueOperand, kVRegResult},
+    {"pto.vcvt", VectorFamily::Convert, kUnaryOperands, kRetypedResult},
+    {"pto.vtrc", VectorFamily::Truncate, kRegisterOperand, kVRegResult},
+    {"pto.vci", VectorFamily::IndexSequence, kScalarOperand, kVRegResult},
+    {"pto.vbitcast", VectorFamily::Bitcast, kRegisterOperand, kRetypedResult},
+    {"pto.pbitcast", VectorFamily::MaskBitcast, kMaskOperand, kMaskResult},
 };
 
 std::string_view arg_name(VectorArg a)
 {
     switch (a) {
         case VReg: return "!pto.vreg<NxT>";
+        case Retyped: return "!pto.vreg<MxT1>";
         case Mask: return "!pto.mask<...>";
         case Pointer: return "!pto.ptr<T, ub>";
         case Index: return "index";
@@ -121,7 +131,7 @@ std::string_view arg_name(VectorArg a)
 bool has_kind(const Type& t, VectorArg a)
 {
     switch (a) {
-        case VReg: return t.is<VRegType>();
+        case VReg: case Retyped: return t.is<VRegType>();
         case Mask: return t.is<MaskType>();
         case Pointer: return t.is<PtrType>();
         case Index: case Scalar: return t.is<IndexType>() || t.is<IntegerType>();
@@ -207,6 +217,10 @@ public:
                 check_lane_scalar(types[0]);
                 break;
             case VectorFamily::Duplicate: read_duplicate(types[0], vreg); break;
+            case VectorFamily::Convert: case VectorFamily::Truncate: case VectorFamily::IndexSequence:
+            case VectorFamily::Bitcast: case VectorFamily::MaskBitcast:
+                if (problems_.empty()) read_conversion_form(op_, form_, problems_);
+                break;
         }
         return form_;
     }

@@ -36,12 +36,18 @@ enum class VectorFamily : uint8_t {
     PredicateInterleave,  // pto.pintlv_b* / pto.pdintlv_b* %a, %b -> low, high
     Broadcast,            // pto.vbr %scalar
     Duplicate,            // pto.vdup %scalar_or_register {position = "LOWEST" | "HIGHEST"}
+    Convert,              // pto.vcvt %a, %mask {rnd, sat, part} -> another register type
+    Truncate,             // pto.vtrc %a, "ROUND_*"
+    IndexSequence,        // pto.vci %start {order}
+    Bitcast,              // pto.vbitcast %a -> another register type
+    MaskBitcast,          // pto.pbitcast %m -> a mask of another width
 };
 
 // An operand or result of a vector operation.
-// LaneScalar: a scalar of the registers' lane type; IndexVReg: a register of integer lanes of the
-// registers' width (and count); LaneValue: a LaneScalar or a register of the result's type.
-enum class VectorArg : uint8_t { VReg, Mask, Pointer, Index, Scalar, LaneScalar, IndexVReg, LaneValue };
+// VReg registers of one operation have one type. LaneScalar: a scalar of the registers' lane type;
+// IndexVReg: a register of integer lanes of the registers' width (and count); LaneValue: a LaneScalar
+// or a register of the result's type; Retyped: a register with its own type (conversions).
+enum class VectorArg : uint8_t { VReg, Mask, Pointer, Index, Scalar, LaneScalar, IndexVReg, LaneValue, Retyped };
 
 struct VectorOpDef {
     std::string_view name;  // "pto.vadd"
@@ -73,6 +79,9 @@ struct VectorForm {
     engine::vector::CompareMode compare = {};
     engine::vector::PredicatePart part = {};
     engine::vector::DupPosition position = {};
+    engine::vector::Conversion conversion{};  // Convert (Truncate: its round)
+    int result_lane_bytes = 0;              // Convert, Bitcast, MaskBitcast: the result's lanes
+    bool descending = false;                // IndexSequence
 };
 
 struct VectorProblem {
@@ -81,6 +90,9 @@ struct VectorProblem {
 
 // Reads `op` (a vector operation of the op table); every problem found goes to `problems`.
 VectorForm read_vector_form(const Operation& op, std::vector<VectorProblem>& problems);
+
+// The conversion families' own reading (vector_convert_form.cpp), after the common checks.
+void read_conversion_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
 
 // The lane width of a register type, or of a mask type (0 when it left the width open).
 std::optional<int> vreg_lane_bytes(const Type& t);

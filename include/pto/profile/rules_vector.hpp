@@ -32,4 +32,21 @@ constexpr bool mask_width_ok(int mask_lane_bytes, int lane_bytes)
 // Rule RUN_VECTOR_ALIGN: a vector load or store addresses UB at a multiple of 32 bytes.
 constexpr bool vector_address_aligned(int64_t byte_offset) { return byte_offset % 32 == 0; }
 
+// Rule LEGAL_VCVT_PAIR: pto.vcvt converts the pairs of its page (float -> int, float -> float,
+// int -> float, int -> int tables) and f16 <-> bf16 of the family overview.
+constexpr bool vcvt_pair_ok(engine::DType from, engine::DType to)
+{
+    using enum engine::DType;
+    constexpr engine::DType pairs[][2] = {
+        {F32, I64}, {F32, I32}, {F32, I16}, {F16, I32}, {F16, I16}, {F16, I8}, {F16, U8}, {BF16, I32},
+        {F32, F16}, {F32, BF16}, {F16, F32}, {BF16, F32}, {F16, BF16}, {BF16, F16},
+        {U8, F16}, {I8, F16}, {I16, F16}, {I16, F32}, {I32, F32}, {U32, F32},
+        {U8, U16}, {U8, U32}, {I8, I16}, {I8, I32}, {U16, U8}, {U16, U32}, {I16, U8}, {I16, U32}, {I16, I32},
+        {U32, U8}, {U32, U16}, {U32, I16}, {I32, U8}, {I32, U16}, {I32, I16}, {I32, I64},
+    };
+    for (const auto& p : pairs)
+        if (p[0] == from && p[1] == to) return true;
+    return false;
+}
+
 }  // namespace pto::rules

@@ -206,6 +206,30 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
                 });
             return add([=, scalar = in[0], d = out[0]](Frame& f) { vec::broadcast(lanes, lane_bits(dtype, f.slots[scalar]), writable_register(f.slots[d])); });
         }
+        case VectorFamily::Convert:
+            return add([=, c = form.conversion, a = in[0], mask = in[1], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::convert(c, register_of(f.slots[a], "input"), m, writable_register(f.slots[d]));
+            });
+        case VectorFamily::Truncate:
+            return add([=, round = form.conversion.round, a = in[0], d = out[0]](Frame& f) {
+                vec::truncate(round, dtype, register_of(f.slots[a], "input"), writable_register(f.slots[d]));
+            });
+        case VectorFamily::IndexSequence:
+            return add([=, descending = form.descending, start = in[0], d = out[0]](Frame& f) {
+                vec::index_sequence(dtype, f.slots[start].i, descending, writable_register(f.slots[d]));
+            });
+        case VectorFamily::Bitcast:
+            return add([a = in[0], d = out[0]](Frame& f) {
+                const vec::Register& from = register_of(f.slots[a], "input");
+                vec::Register& to = writable_register(f.slots[d]);
+                to.bytes = from.bytes;
+                to.lane_bytes = 0;
+            });
+        case VectorFamily::MaskBitcast:
+            return add([width = form.result_lane_bytes, a = in[0], d = out[0]](Frame& f) {
+                vec::mask_bitcast(register_of(f.slots[a], "input"), width, writable_register(f.slots[d]));
+            });
     }
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include <pto/common/type.hpp>
 #include <pto/engine/dtype.hpp>
 
 namespace pto::engine::vector {
@@ -157,5 +158,39 @@ void broadcast(int lane_bytes, uint64_t bits, Register& dst);
 enum class DupPosition : uint8_t { Lowest, Highest };
 std::optional<DupPosition> dup_position_from_name(std::string_view name);
 void duplicate_lane(DupPosition position, int lane_bytes, const Register& src, Register& dst);
+
+// ---- conversions (pto.vcvt, pto.vtrc, pto.vci, pto.pbitcast) -----------------------------------
+
+// One pto.vcvt: each lane converts as TCVT converts one element (pto/numeric/convert.hpp: the value
+// rounded once by `round`, out-of-range values and NaN as `sat` says). When the lane width changes,
+// `part` places the lanes: narrowing writes source lane i to result lane ratio*i + part (the other
+// result lanes are zero); widening reads result lane i from source lane ratio*i + part. EVEN is part
+// 0, ODD part 1; 4:1 pairs also have parts 2 and 3.
+struct Conversion {
+    DType from = DType::F32, to = DType::F32;
+    RoundMode round = RoundMode::CAST_RINT;
+    SaturationMode sat = SaturationMode::OFF;
+    int part = 0;
+};
+
+// Whether pto.vcvt converts `from` lanes to `to` lanes: empty when it does, else what it needs.
+std::string_view conversion_problem(DType from, DType to);
+// How many narrow lanes share the bytes of one wide lane: 1 (same width), 2 or 4.
+int conversion_ratio(DType from, DType to);
+
+// dst = the conversion of the active lanes of `src` (`mask` has the source's lanes); zero elsewhere.
+void convert(const Conversion& c, const Register& src, const Register& mask, Register& dst);
+
+// pto.vtrc: each lane rounded to an integral value by `round`, in its own floating-point type.
+std::string_view truncate_problem(DType dtype);
+void truncate(RoundMode round, DType dtype, const Register& src, Register& dst);
+
+// pto.vci: lane i = start + i (ascending) or start - i (descending), wrapped to the lane type.
+std::string_view index_sequence_problem(DType dtype);
+void index_sequence(DType dtype, int64_t start, bool descending, Register& dst);
+
+// pto.pbitcast: the same predicate image read as lanes of `lane_bytes` bytes. A lane of the result is
+// active when its first byte is (the predicate bit the hardware reads for that lane).
+void mask_bitcast(const Register& src, int lane_bytes, Register& dst);
 
 }  // namespace pto::engine::vector

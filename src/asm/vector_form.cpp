@@ -13,6 +13,7 @@ using engine::vector::BinaryOp;
 using engine::vector::CarryOp;
 using engine::vector::PredicateOp;
 using engine::vector::ReduceOp;
+using engine::vector::Rearrangement;
 using engine::vector::ScalarOp;
 using engine::vector::UnaryOp;
 using enum VectorArg;
@@ -38,6 +39,17 @@ constexpr VectorArg kRegisterOperand[] = {VReg};
 constexpr VectorArg kMaskOperand[] = {Mask};
 constexpr VectorArg kScalarOperand[] = {Scalar};
 constexpr VectorArg kRetypedResult[] = {Retyped};
+constexpr VectorArg kTwoRegisters[] = {VReg, VReg};
+constexpr VectorArg kSlideOperands[] = {VReg, VReg, Scalar};
+constexpr VectorArg kShiftOperands[] = {VReg, Scalar};
+constexpr VectorArg kPermuteOperands[] = {VReg, Retyped};
+constexpr VectorArg kPackOperands[] = {VReg, VReg, Index};
+constexpr VectorArg kUnpackOperands[] = {VReg, Index};
+constexpr VectorOpDef rearrange(std::string_view name, engine::vector::Rearrangement how, std::span<const VectorArg> operands,
+                                std::span<const VectorArg> results)
+{
+    return {.name = name, .family = VectorFamily::Rearrange, .operands = operands, .results = results, .rearrange = how};
+}
 
 constexpr VectorOpDef pattern(std::string_view name, int lane_bytes) { return {name, VectorFamily::Pattern, {}, kMaskResult, {}, {}, lane_bytes}; }
 constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
@@ -110,6 +122,18 @@ constexpr VectorOpDef kDefinitions[] = {
     {"pto.vci", VectorFamily::IndexSequence, kScalarOperand, kVRegResult},
     {"pto.vbitcast", VectorFamily::Bitcast, kRegisterOperand, kRetypedResult},
     {"pto.pbitcast", VectorFamily::MaskBitcast, kMaskOperand, kMaskResult},
+    rearrange("pto.vintlv", Rearrangement::Interleave, kTwoRegisters, kTwoRegisters),
+    rearrange("pto.vdintlv", Rearrangement::Deinterleave, kTwoRegisters, kTwoRegisters),
+    rearrange("pto.vintlvv2", Rearrangement::InterleaveHalf, kTwoRegisters, kVRegResult),
+    rearrange("pto.vdintlvv2", Rearrangement::DeinterleaveHalf, kTwoRegisters, kVRegResult),
+    rearrange("pto.vslide", Rearrangement::Slide, kSlideOperands, kVRegResult),
+    rearrange("pto.vshift", Rearrangement::Shift, kShiftOperands, kVRegResult),
+    rearrange("pto.vperm", Rearrangement::Permute, kPermuteOperands, kVRegResult),
+    rearrange("pto.vsqz", Rearrangement::Squeeze, kUnaryOperands, kVRegResult),
+    rearrange("pto.vusqz", Rearrangement::Unsqueeze, kMaskOperand, kVRegResult),
+    rearrange("pto.vpack", Rearrangement::Pack, kPackOperands, kRetypedResult),
+    rearrange("pto.vsunpack", Rearrangement::SignedUnpack, kUnpackOperands, kRetypedResult),
+    rearrange("pto.vzunpack", Rearrangement::ZeroUnpack, kUnpackOperands, kRetypedResult),
 };
 
 std::string_view arg_name(VectorArg a)
@@ -220,6 +244,9 @@ public:
             case VectorFamily::Convert: case VectorFamily::Truncate: case VectorFamily::IndexSequence:
             case VectorFamily::Bitcast: case VectorFamily::MaskBitcast:
                 if (problems_.empty()) read_conversion_form(op_, form_, problems_);
+                break;
+            case VectorFamily::Rearrange:
+                if (problems_.empty()) read_rearrange_form(op_, form_, problems_);
                 break;
         }
         return form_;

@@ -41,6 +41,7 @@ enum class VectorFamily : uint8_t {
     IndexSequence,        // pto.vci %start {order}
     Bitcast,              // pto.vbitcast %a -> another register type
     MaskBitcast,          // pto.pbitcast %m -> a mask of another width
+    Rearrange,            // pto.vintlv ... pto.vzunpack: lanes moved (def.rearrange says how)
 };
 
 // An operand or result of a vector operation.
@@ -62,6 +63,7 @@ struct VectorOpDef {
     engine::vector::ReduceOp reduce = {};
     engine::vector::PredicateOp predicate = {};
     bool reverse = false;  // PredicatePack: punpack; PredicateInterleave: pdintlv
+    engine::vector::Rearrangement rearrange = {};
 };
 
 std::span<const VectorOpDef> vector_op_definitions();
@@ -82,6 +84,7 @@ struct VectorForm {
     engine::vector::Conversion conversion{};  // Convert (Truncate: its round)
     int result_lane_bytes = 0;              // Convert, Bitcast, MaskBitcast: the result's lanes
     bool descending = false;                // IndexSequence
+    bool high_half = false;                 // Rearrange (vintlvv2, vdintlvv2): the half returned
 };
 
 struct VectorProblem {
@@ -93,6 +96,9 @@ VectorForm read_vector_form(const Operation& op, std::vector<VectorProblem>& pro
 
 // The conversion families' own reading (vector_convert_form.cpp), after the common checks.
 void read_conversion_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
+
+// The rearrangement family's own reading (vector_rearrange_form.cpp), after the common checks.
+void read_rearrange_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
 
 // The lane width of a register type, or of a mask type (0 when it left the width open).
 std::optional<int> vreg_lane_bytes(const Type& t);

@@ -49,4 +49,20 @@ constexpr bool vcvt_pair_ok(engine::DType from, engine::DType to)
     return false;
 }
 
+// Rules LEGAL_VPACK_PAIR, LEGAL_VUNPACK_PAIR: vpack narrows integer lanes to half their width, the
+// unpacks widen them to twice theirs.
+constexpr bool lane_halving_ok(engine::DType wide, engine::DType narrow)
+{
+    return !engine::dtype_is_float(wide) && !engine::dtype_is_float(narrow) && engine::dtype_bits(wide) == 2 * engine::dtype_bits(narrow);
+}
+
+// Rule LEGAL_VPERM_INDEX: vperm's index register has an integer lane per data lane.
+constexpr bool permute_index_ok(engine::DType data, engine::DType index)
+{
+    return !engine::dtype_is_float(index) && engine::dtype_bits(index) == engine::dtype_bits(data);
+}
+
+// Rule RUN_VECTOR_SLIDE_AMOUNT: vslide moves 0 to N lanes, vshift -N to N (N: the register's lanes).
+constexpr bool slide_amount_ok(int64_t lanes, int64_t amount, bool shift) { return amount <= lanes && amount >= (shift ? -lanes : 0); }
+
 }  // namespace pto::rules

@@ -71,6 +71,71 @@ uint64_t lane_bits(engine::DType dtype, const Slot& s)
     return engine::dtype_is_float(dtype) ? vec::float_lane_bits(dtype, s.f) : uint64_t(s.i);
 }
 
+// A scalar operand that picks one of `count` modes (vpack, the unpacks): RUN_VECTOR_PART otherwise.
+int part_of(const Slot& s, int count, const char* what)
+{
+    if (s.i < 0 || s.i >= count)
+        runtime::fail({"RUN_VECTOR_PART", "", "part", std::string("the part selects ") + what, "0 to " + std::to_string(count - 1),
+                       std::to_string(s.i), ""});
+    return int(s.i);
+}
+
+void lower_rearrange(const VectorForm& form, const std::vector<int>& in, const std::vector<int>& out, const auto& add)
+{
+    using enum vec::Rearrangement;
+    const int lanes = form.lane_bytes;
+    switch (const vec::Rearrangement how = form.def->rearrange) {
+        case Interleave: case Deinterleave:
+            return add([=, a = in[0], b = in[1], low = out[0], high = out[1]](Frame& f) {
+                const vec::Register &x = register_of(f.slots[a], "lhs"), &y = register_of(f.slots[b], "rhs");
+                vec::Register lo, hi;
+                (how == Interleave ? vec::interleave : vec::deinterleave)(lanes, x, y, lo, hi);
+                writable_register(f.slots[low]) = lo;
+                writable_register(f.slots[high]) = hi;
+            });
+        case InterleaveHalf: case DeinterleaveHalf:
+            return add([=, high_half = form.high_half, a = in[0], b = in[1], d = out[0]](Frame& f) {
+                vec::Register lo, hi;
+                (how == InterleaveHalf ? vec::interleave : vec::deinterleave)(lanes, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), lo, hi);
+                writable_register(f.slots[d]) = high_half ? hi : lo;
+            });
+        case Slide: case Shift:
+            return add([=, src0 = in[0], src1 = how == Slide ? in[1] : -1, amount = in.back(), d = out[0]](Frame& f) {
+                const int64_t n = f.slots[amount].i;
+                if (!rules::slide_amount_ok(vec::kRegisterBytes / lanes, n, how == Shift)) {
+                    const std::string count = std::to_string(vec::kRegisterBytes / lanes);
+                    runtime::fail({"RUN_VECTOR_SLIDE_AMOUNT", "", "amount", "the amount is a lane count of the register",
+                                   (how == Shift ? "-" + count : "0") + " to " + count, std::to_string(n), ""});
+                }
+                const vec::Register* second = src1 < 0 ? nullptr : &register_of(f.slots[src1], "src1");
+                vec::slide(lanes, register_of(f.slots[src0], "src0"), second, n, writable_register(f.slots[d]));
+            });
+        case Permute:
+            return add([=, a = in[0], index = in[1], d = out[0]](Frame& f) {
+                vec::permute(lanes, register_of(f.slots[a], "src"), register_of(f.slots[index], "index"), writable_register(f.slots[d]));
+            });
+        case Squeeze:
+            return add([=, a = in[0], mask = in[1], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::squeeze(lanes, register_of(f.slots[a], "src"), m, writable_register(f.slots[d]));
+            });
+        case Unsqueeze:
+            return add([=, mask = in[0], d = out[0]](Frame& f) {
+                vec::unsqueeze(lanes, mask_of(f.slots[mask], lanes), writable_register(f.slots[d]));
+            });
+        case Pack:
+            return add([=, c = form.conversion, a = in[0], b = in[1], part = in[2], d = out[0]](Frame& f) {
+                const bool saturate = part_of(f.slots[part], 2, "truncation (0) or saturation (1)") == 1;
+                vec::pack(c.from, c.to, saturate, register_of(f.slots[a], "src0"), register_of(f.slots[b], "src1"), writable_register(f.slots[d]));
+            });
+        case SignedUnpack: case ZeroUnpack:
+            return add([=, a = in[0], part = in[1], d = out[0]](Frame& f) {
+                const int half = part_of(f.slots[part], 2, "the lower (0) or upper (1) half");
+                vec::unpack(lanes, how == SignedUnpack, half, register_of(f.slots[a], "src"), writable_register(f.slots[d]));
+            });
+    }
+}
+
 }  // namespace
 
 void Lowerer::lower_vector(const Operation& op, Body& body)
@@ -226,6 +291,7 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
                 to.bytes = from.bytes;
                 to.lane_bytes = 0;
             });
+        case VectorFamily::Rearrange: return lower_rearrange(form, in, out, add);
         case VectorFamily::MaskBitcast:
             return add([width = form.result_lane_bytes, a = in[0], d = out[0]](Frame& f) {
                 vec::mask_bitcast(register_of(f.slots[a], "input"), width, writable_register(f.slots[d]));

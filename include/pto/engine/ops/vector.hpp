@@ -193,4 +193,37 @@ void index_sequence(DType dtype, int64_t start, bool descending, Register& dst);
 // active when its first byte is (the predicate bit the hardware reads for that lane).
 void mask_bitcast(const Register& src, int lane_bytes, Register& dst);
 
+
+// ---- rearrangement (pto.vintlv ... pto.vzunpack) ----------------------------------------------
+
+enum class Rearrangement : uint8_t {
+    Interleave, Deinterleave, InterleaveHalf, DeinterleaveHalf, Slide, Shift, Permute, Squeeze, Unsqueeze,
+    Pack, SignedUnpack, ZeroUnpack,
+};
+
+// vintlv: low = a0 b0 a1 b1 ... of the first halves, high = the same of the second halves.
+void interleave(int lane_bytes, const Register& a, const Register& b, Register& low, Register& high);
+// vdintlv: of the stream a ++ b, low = its even lanes, high = its odd lanes.
+void deinterleave(int lane_bytes, const Register& a, const Register& b, Register& low, Register& high);
+
+// vslide: dst[i] = (i >= amount) ? src0[i - amount] : src1[lanes - amount + i], 0 <= amount <= lanes.
+// vshift: the same with a zero src1, and -lanes <= amount < 0 shifts the other way (zero filled).
+// (rules::slide_amount_ok says which amounts.)
+void slide(int lane_bytes, const Register& src0, const Register* src1, int64_t amount, Register& dst);
+
+// vperm: dst[i] = src[index[i] mod lanes], index lanes read as unsigned integers of the same width.
+void permute(int lane_bytes, const Register& src, const Register& index, Register& dst);
+
+// vsqz: the active lanes of src, in order, at the front; zero after them.
+void squeeze(int lane_bytes, const Register& src, const Register& mask, Register& dst);
+// vusqz: the front-packed stream is the lane numbers 0, 1, 2, ...: active lane i gets the count of
+// active lanes before it, inactive lanes zero. (vperm of a front-packed vector by it expands that.)
+void unsqueeze(int lane_bytes, const Register& mask, Register& dst);
+
+// vpack: the lanes of a then of b narrowed to `to` (half the width): their low bits, or, saturating,
+// clamped to `to`'s range (`from`'s signedness read).
+void pack(DType from, DType to, bool saturate, const Register& a, const Register& b, Register& dst);
+// vsunpack / vzunpack: half `half` (0 or 1) of the narrow lanes of src, sign- or zero-extended.
+void unpack(int narrow_bytes, bool sign_extend, int half, const Register& src, Register& dst);
+
 }  // namespace pto::engine::vector

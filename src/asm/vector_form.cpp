@@ -28,7 +28,6 @@ constexpr VectorArg kVRegResult[] = {VReg};
 constexpr VectorArg kMaskResult[] = {Mask};
 constexpr VectorArg kVectorScalarOperands[] = {VReg, LaneScalar, Mask};
 constexpr VectorArg kCarryOperands[] = {VReg, VReg, Mask, Mask};
-constexpr VectorArg kCarryResults[] = {VReg, Mask};
 constexpr VectorArg kIndexSelectOperands[] = {VReg, IndexVReg};
 constexpr VectorArg kTwoMasks[] = {Mask, Mask};
 constexpr VectorArg kThreeMasks[] = {Mask, Mask, Mask};
@@ -45,11 +44,8 @@ constexpr VectorArg kShiftOperands[] = {VReg, Scalar};
 constexpr VectorArg kPermuteOperands[] = {VReg, Retyped};
 constexpr VectorArg kPackOperands[] = {VReg, VReg, Index};
 constexpr VectorArg kUnpackOperands[] = {VReg, Index};
-constexpr VectorOpDef rearrange(std::string_view name, engine::vector::Rearrangement how, std::span<const VectorArg> operands,
-                                std::span<const VectorArg> results)
-{
-    return {.name = name, .family = VectorFamily::Rearrange, .operands = operands, .results = results, .rearrange = how};
-}
+constexpr VectorArg kCarryResults[] = {VReg, Mask};
+constexpr VectorArg kMultiplyAddOperands[] = {VReg, VReg, VReg, Mask};
 
 constexpr VectorOpDef pattern(std::string_view name, int lane_bytes) { return {name, VectorFamily::Pattern, {}, kMaskResult, {}, {}, lane_bytes}; }
 constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
@@ -62,9 +58,9 @@ constexpr VectorOpDef vector_scalar(std::string_view name, ScalarOp op)
 {
     return {.name = name, .family = VectorFamily::VectorScalar, .operands = kVectorScalarOperands, .results = kVRegResult, .scalar = op};
 }
-constexpr VectorOpDef carry(std::string_view name, CarryOp op)
+constexpr VectorOpDef carry(std::string_view name, CarryOp op, std::span<const VectorArg> operands = kCarryOperands)
 {
-    return {.name = name, .family = VectorFamily::Carry, .operands = kCarryOperands, .results = kCarryResults, .carry = op};
+    return {.name = name, .family = VectorFamily::Carry, .operands = operands, .results = kCarryResults, .carry = op};
 }
 constexpr VectorOpDef reduction(std::string_view name, ReduceOp op)
 {
@@ -78,6 +74,15 @@ constexpr VectorOpDef predicate_interleave(std::string_view name, int lane_bytes
 {
     return {.name = name, .family = VectorFamily::PredicateInterleave, .operands = kTwoMasks, .results = kTwoMasks,
             .mask_lane_bytes = lane_bytes, .reverse = deinterleave};
+}
+constexpr VectorOpDef rearrange(std::string_view name, engine::vector::Rearrangement how, std::span<const VectorArg> operands,
+                                std::span<const VectorArg> results)
+{
+    return {.name = name, .family = VectorFamily::Rearrange, .operands = operands, .results = results, .rearrange = how};
+}
+constexpr VectorOpDef fused(std::string_view name, engine::vector::FusedOp op)
+{
+    return {.name = name, .family = VectorFamily::Fused, .operands = kBinaryOperands, .results = kVRegResult, .fused = op};
 }
 
 constexpr VectorOpDef kDefinitions[] = {
@@ -134,6 +139,11 @@ constexpr VectorOpDef kDefinitions[] = {
     rearrange("pto.vpack", Rearrangement::Pack, kPackOperands, kRetypedResult),
     rearrange("pto.vsunpack", Rearrangement::SignedUnpack, kUnpackOperands, kRetypedResult),
     rearrange("pto.vzunpack", Rearrangement::ZeroUnpack, kUnpackOperands, kRetypedResult),
+    fused("pto.vaddrelu", engine::vector::FusedOp::AddRelu), fused("pto.vsubrelu", engine::vector::FusedOp::SubRelu),
+    fused("pto.vprelu", engine::vector::FusedOp::Prelu),
+    carry("pto.vaddc", CarryOp::Add, kBinaryOperands), carry("pto.vsubc", CarryOp::Sub, kBinaryOperands),
+    {"pto.vmula", VectorFamily::MultiplyAdd, kMultiplyAddOperands, kVRegResult},
+    {"pto.vexpdif", VectorFamily::ExpDifference, kTwoRegisters, kVRegResult},
 };
 
 std::string_view arg_name(VectorArg a)
@@ -247,6 +257,9 @@ public:
                 break;
             case VectorFamily::Rearrange:
                 if (problems_.empty()) read_rearrange_form(op_, form_, problems_);
+                break;
+            case VectorFamily::Fused: case VectorFamily::MultiplyAdd: case VectorFamily::ExpDifference:
+                if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::fused_problem(def.fused, form_.dtype));
                 break;
         }
         return form_;

@@ -42,6 +42,9 @@ enum class VectorFamily : uint8_t {
     Bitcast,              // pto.vbitcast %a -> another register type
     MaskBitcast,          // pto.pbitcast %m -> a mask of another width
     Rearrange,            // pto.vintlv ... pto.vzunpack: lanes moved (def.rearrange says how)
+    Fused,        // pto.vaddrelu %a, %b, %mask (def.fused says which)
+    MultiplyAdd,  // pto.vmula %add, %a, %b, %mask
+    ExpDifference,  // pto.vexpdif %a, %max
 };
 
 // An operand or result of a vector operation.
@@ -64,6 +67,7 @@ struct VectorOpDef {
     engine::vector::PredicateOp predicate = {};
     bool reverse = false;  // PredicatePack: punpack; PredicateInterleave: pdintlv
     engine::vector::Rearrangement rearrange = {};
+    engine::vector::FusedOp fused = {};
 };
 
 std::span<const VectorOpDef> vector_op_definitions();

@@ -202,8 +202,11 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
                                    writable_register(f.slots[d]));
             });
         case VectorFamily::Carry:
-            return add([=, op = def.carry, a = in[0], b = in[1], carry_in = in[2], mask = in[3], d = out[0], carry_out = out[1]](Frame& f) {
-                const vec::Register c = mask_of(f.slots[carry_in], lanes);  // a copy: the next widening reuses the scratch
+            // vaddcs/vsubcs chain a carry in; vaddc/vsubc start from none.
+            return add([=, op = def.carry, a = in[0], b = in[1], carry_in = in.size() == 4 ? in[2] : -1, mask = in.back(), d = out[0],
+                        carry_out = out[1]](Frame& f) {
+                // A copy: the next widening reuses the scratch.
+                const vec::Register c = carry_in < 0 ? vec::Register{} : mask_of(f.slots[carry_in], lanes);
                 const vec::Register& m = mask_of(f.slots[mask], lanes);
                 vec::carry_chain(op, lanes, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), c, m,
                                  writable_register(f.slots[d]), writable_register(f.slots[carry_out]));
@@ -292,6 +295,21 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
                 to.lane_bytes = 0;
             });
         case VectorFamily::Rearrange: return lower_rearrange(form, in, out, add);
+        case VectorFamily::Fused:
+            return add([=, op = def.fused, a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::fused(op, dtype, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m, writable_register(f.slots[d]));
+            });
+        case VectorFamily::MultiplyAdd:
+            return add([=, addend = in[0], a = in[1], b = in[2], mask = in[3], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::multiply_add(dtype, register_of(f.slots[addend], "add"), register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m,
+                                  writable_register(f.slots[d]));
+            });
+        case VectorFamily::ExpDifference:
+            return add([=, a = in[0], max = in[1], d = out[0]](Frame& f) {
+                vec::exp_difference(dtype, register_of(f.slots[a], "input"), register_of(f.slots[max], "max"), writable_register(f.slots[d]));
+            });
         case VectorFamily::MaskBitcast:
             return add([width = form.result_lane_bytes, a = in[0], d = out[0]](Frame& f) {
                 vec::mask_bitcast(register_of(f.slots[a], "input"), width, writable_register(f.slots[d]));

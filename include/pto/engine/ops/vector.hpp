@@ -110,7 +110,8 @@ uint64_t float_lane_bits(DType dtype, double value);
 // same name (TADDS, TMAXS, TLRELU, ...); `scalar_bits` holds the scalar in the lanes' encoding.
 void binary_scalar(ScalarOp op, DType dtype, const Register& a, uint64_t scalar_bits, const Register& mask, Register& dst);
 
-// pto.vaddcs / pto.vsubcs: lane-local carry (borrow) chains on the lanes' unsigned bits.
+// pto.vaddcs / pto.vsubcs: lane-local carry (borrow) chains on the lanes' unsigned bits; pto.vaddc /
+// pto.vsubc are the same with no carry in.
 enum class CarryOp : uint8_t { Add, Sub };
 std::string_view carry_problem(DType dtype);
 void carry_chain(CarryOp op, int lane_bytes, const Register& a, const Register& b, const Register& carry_in,
@@ -225,5 +226,19 @@ void unsqueeze(int lane_bytes, const Register& mask, Register& dst);
 void pack(DType from, DType to, bool saturate, const Register& a, const Register& b, Register& dst);
 // vsunpack / vzunpack: half `half` (0 or 1) of the narrow lanes of src, sign- or zero-extended.
 void unpack(int narrow_bytes, bool sign_extend, int half, const Register& src, Register& dst);
+
+// ---- fused arithmetic (pto.vaddrelu, pto.vsubrelu, pto.vprelu, pto.vmula, pto.vexpdif) -------------
+
+enum class FusedOp : uint8_t { AddRelu, SubRelu, Prelu };
+// Whether an operation is defined on `dtype` lanes (f16, f32): empty when it is, else what it needs.
+std::string_view fused_problem(FusedOp op, DType dtype);
+// dst = op(a, b) on the active lanes, zero elsewhere: max(a + b, 0), max(a - b, 0), and TPRELU's
+// a > 0 ? a : a * b, each as the tile instruction computes one element.
+void fused(FusedOp op, DType dtype, const Register& a, const Register& b, const Register& mask, Register& dst);
+
+// vmula: dst = add + a * b on the active lanes (f16, f32), rounded once (fused), zero elsewhere.
+void multiply_add(DType dtype, const Register& add, const Register& a, const Register& b, const Register& mask, Register& dst);
+// vexpdif: dst = exp(a - max): the difference rounded to the lane type, then TEXP's exponential.
+void exp_difference(DType dtype, const Register& a, const Register& max, Register& dst);
 
 }  // namespace pto::engine::vector

@@ -46,6 +46,7 @@ constexpr VectorArg kPackOperands[] = {VReg, VReg, Index};
 constexpr VectorArg kUnpackOperands[] = {VReg, Index};
 constexpr VectorArg kCarryResults[] = {VReg, Mask};
 constexpr VectorArg kMultiplyAddOperands[] = {VReg, VReg, VReg, Mask};
+constexpr VectorArg kAxpyOperands[] = {VReg, VReg, LaneScalar, Mask};
 
 constexpr VectorOpDef pattern(std::string_view name, int lane_bytes) { return {name, VectorFamily::Pattern, {}, kMaskResult, {}, {}, lane_bytes}; }
 constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
@@ -143,6 +144,7 @@ constexpr VectorOpDef kDefinitions[] = {
     fused("pto.vprelu", engine::vector::FusedOp::Prelu),
     carry("pto.vaddc", CarryOp::Add, kBinaryOperands), carry("pto.vsubc", CarryOp::Sub, kBinaryOperands),
     {"pto.vmula", VectorFamily::MultiplyAdd, kMultiplyAddOperands, kVRegResult},
+    {"pto.vaxpy", VectorFamily::Axpy, kAxpyOperands, kVRegResult},
     {"pto.vexpdif", VectorFamily::ExpDifference, kTwoRegisters, kVRegResult},
 };
 
@@ -260,6 +262,10 @@ public:
                 break;
             case VectorFamily::Fused: case VectorFamily::MultiplyAdd: case VectorFamily::ExpDifference:
                 if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::fused_problem(def.fused, form_.dtype));
+                break;
+            case VectorFamily::Axpy:
+                if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::fused_problem(def.fused, form_.dtype));
+                check_lane_scalar(types[2]);
                 break;
         }
         return form_;

@@ -44,6 +44,7 @@ enum class VectorFamily : uint8_t {
     Rearrange,            // pto.vintlv ... pto.vzunpack: lanes moved (def.rearrange says how)
     Fused,        // pto.vaddrelu %a, %b, %mask (def.fused says which)
     MultiplyAdd,  // pto.vmula %add, %a, %b, %mask
+    Axpy,         // pto.vaxpy %x, %y, %alpha, %mask
     ExpDifference,  // pto.vexpdif %a, %max
 };
 

@@ -106,6 +106,38 @@ TEST(VectorFused, VmulaRoundsTheExactMultiplyAddOnce)
     }
 }
 
+// vaxpy is vmula with alpha broadcast: alpha * x + y rounded once (alpha = -0.375 keeps the products
+// exact in double, so the reference rounds the exact value).
+TEST(VectorFused, VaxpyRoundsAlphaTimesXPlusYOnce)
+{
+    for (const Lane& t : {kF32, kF16}) {
+        std::mt19937 gen(80 + uint32_t(t.bytes));
+        const int bits = t.bytes == 4 ? 24 : 11;
+        std::uniform_int_distribution<int64_t> k(-(int64_t(1) << bits) + 1, (int64_t(1) << bits) - 1);
+        std::vector<uint8_t> in(kBytes);
+        for (int i = 0; i < 512 / t.bytes; ++i) {
+            const double x = i % 16 == 5 ? (i % 32 == 5 ? INFINITY : std::nan("")) : std::ldexp(double(k(gen)), t.bytes == 4 ? -12 : -6);
+            write_lane(in.data() + i * t.bytes, to_lane(t, x), t.bytes);
+        }
+        const std::string m = mask_name(t.bytes);
+        const std::string body = "    %alpha = arith.constant -0.375 : " + std::string(t.name) + "\n" +
+                                 "    %m = pto.pset_" + m + " \"PAT_M3\" : !pto.mask<" + m + ">\n" +
+                                 "    %all = pto.pset_" + m + " \"PAT_ALL\" : !pto.mask<" + m + ">\n" +
+                                 "    %x = pto.vlds %in_ui8[%c0] : !pto.ptr<ui8, ub> -> " + vreg(t) + "\n" +
+                                 "    %y = pto.vlds %in_ui8[%c256] : !pto.ptr<ui8, ub> -> " + vreg(t) + "\n" +
+                                 "    %r = pto.vaxpy %x, %y, %alpha, %m : " + vreg(t) + ", " + vreg(t) + ", " + t.name + ", !pto.mask<" + m + "> -> " + vreg(t) + "\n" +
+                                 "    pto.vsts %r, %out_ui8[%c0], %all : " + vreg(t) + ", !pto.ptr<ui8, ub>, !pto.mask<" + m + ">\n";
+        const std::vector<uint8_t> out = run_body(body, in);
+        for (int i = 0; i < 256 / t.bytes; ++i) {
+            const double x = float_value(t, read_lane(in.data() + i * t.bytes, t.bytes));
+            const double y = float_value(t, read_lane(in.data() + 256 + i * t.bytes, t.bytes));
+            const uint64_t want = i % 3 == 0 ? to_lane(t, -0.375 * x + y) : 0;
+            const uint64_t got = read_lane(out.data() + i * t.bytes, t.bytes);
+            ASSERT_TRUE(same_float(t, got, want)) << t.name << " lane " << i << ": -0.375 * " << x << " + " << y << " gave " << float_value(t, got);
+        }
+    }
+}
+
 // Decision: vexpdif is exp of the difference rounded to the lane type, by TEXP (DEFAULT accuracy:
 // within 1.5 ulp in f32, correctly rounded in f16).
 TEST(VectorFused, VexpdifIsTexpOfTheRoundedDifference)
@@ -213,6 +245,10 @@ TEST(VectorFused, IllegalFormsReportTheirCodes)
         {"    %r = pto.vmula %h, %h, %h, %m16 : !pto.vreg<128xbf16>, !pto.vreg<128xbf16>, !pto.vreg<128xbf16>, !pto.mask<b16> -> !pto.vreg<128xbf16>\n",
          "LEGAL_VECTOR_DTYPE"},
         {"    %r = pto.vexpdif %f, %h : !pto.vreg<64xf32>, !pto.vreg<128xbf16> -> !pto.vreg<64xf32>\n", "STRUCT_OPERAND_KIND"},
+        {"    %a = arith.constant 2.0 : f16\n    %r = pto.vaxpy %f, %f, %a, %m32 : !pto.vreg<64xf32>, !pto.vreg<64xf32>, f16, !pto.mask<b32> -> !pto.vreg<64xf32>\n",
+         "LEGAL_VECTOR_SCALAR_TYPE"},
+        {"    %a = arith.constant 2.0 : bf16\n    %r = pto.vaxpy %h, %h, %a, %m16 : !pto.vreg<128xbf16>, !pto.vreg<128xbf16>, bf16, !pto.mask<b16> -> !pto.vreg<128xbf16>\n",
+         "LEGAL_VECTOR_DTYPE"},
         {"    %r, %c = pto.vsubc %f, %f, %m32 : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>, !pto.vreg<64xf32>\n",
          "STRUCT_OPERAND_KIND"},
     };

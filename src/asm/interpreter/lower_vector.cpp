@@ -306,6 +306,11 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
                 vec::multiply_add(dtype, register_of(f.slots[addend], "add"), register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m,
                                   writable_register(f.slots[d]));
             });
+        case VectorFamily::Axpy:
+            return add([=, x = in[0], y = in[1], alpha = in[2], mask = in[3], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::axpy(dtype, f.slots[alpha].f, register_of(f.slots[x], "x"), register_of(f.slots[y], "y"), m, writable_register(f.slots[d]));
+            });
         case VectorFamily::ExpDifference:
             return add([=, a = in[0], max = in[1], d = out[0]](Frame& f) {
                 vec::exp_difference(dtype, register_of(f.slots[a], "input"), register_of(f.slots[max], "max"), writable_register(f.slots[d]));

@@ -88,6 +88,15 @@ void multiply_add(DType dtype, const Register& add, const Register& a, const Reg
     dst = out;
 }
 
+void axpy(DType dtype, double alpha, const Register& x, const Register& y, const Register& mask, Register& dst)
+{
+    Register broadcast;
+    const std::size_t lanes = std::size_t(kRegisterBytes / (dtype_bits(dtype) / 8));
+    for (std::size_t i = 0; i < lanes; ++i)
+        numeric::from_double(dtype, broadcast.bytes.data(), i, alpha, RoundMode::CAST_RINT, SaturationMode::OFF);
+    multiply_add(dtype, y, broadcast, x, mask, dst);
+}
+
 void exp_difference(DType dtype, const Register& a, const Register& max, Register& dst)
 {
     Register difference;

@@ -238,6 +238,8 @@ void fused(FusedOp op, DType dtype, const Register& a, const Register& b, const 
 
 // vmula: dst = add + a * b on the active lanes (f16, f32), rounded once (fused), zero elsewhere.
 void multiply_add(DType dtype, const Register& add, const Register& a, const Register& b, const Register& mask, Register& dst);
+// vaxpy: dst = alpha * x + y on the active lanes, fused as vmula (alpha already of the lane type).
+void axpy(DType dtype, double alpha, const Register& x, const Register& y, const Register& mask, Register& dst);
 // vexpdif: dst = exp(a - max): the difference rounded to the lane type, then TEXP's exponential.
 void exp_difference(DType dtype, const Register& a, const Register& max, Register& dst);
 

@@ -11,13 +11,13 @@
 #include <string>
 
 #include "asm/printer.hpp"
-#include "vector_program.hpp"
+#include "vector_lane_support.hpp"
 #include "vector_reference.hpp"
 
 namespace pto::as::testing {
 namespace {
 
-using namespace vector_program;
+using namespace vector_lanes;
 using namespace vector_reference;
 
 // The integer x (already integral, or infinite) saturated into `to`, or wrapped as the page's NOSAT
@@ -419,7 +419,7 @@ TEST(VectorConvert, IllegalFormsReportTheirCodes)
         {load32 + "    %r = pto.pbitcast %m : !pto.mask<b32> -> !pto.mask<G>\n", "LEGAL_VECTOR_MASK_WIDTH"},
     };
     for (const auto& [body, code] : cases) {
-        const std::vector<std::string> codes = verifier_codes(body);
+        const std::vector<std::string> codes = static_codes(body);
         EXPECT_NE(std::find(codes.begin(), codes.end(), code), codes.end()) << "expected " << code << " for\n" << body;
     }
 }

@@ -7,13 +7,13 @@
 #include <cstring>
 #include <string>
 
-#include "vector_program.hpp"
+#include "vector_lane_support.hpp"
 #include "vector_reference.hpp"
 
 namespace pto::as::testing {
 namespace {
 
-using namespace vector_program;
+using namespace vector_lanes;
 using namespace vector_reference;
 
 // Random float lanes of t with NaN, infinities, zeros of both signs and overflowing sums among them.
@@ -253,7 +253,7 @@ TEST(VectorFused, IllegalFormsReportTheirCodes)
          "STRUCT_OPERAND_KIND"},
     };
     for (const auto& [body, code] : cases) {
-        const std::vector<std::string> codes = verifier_codes(loads + body);
+        const std::vector<std::string> codes = static_codes(loads + body);
         EXPECT_NE(std::find(codes.begin(), codes.end(), code), codes.end()) << "expected " << code << " for\n" << body;
     }
 }

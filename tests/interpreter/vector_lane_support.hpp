@@ -4,10 +4,12 @@
 // static diagnostics of a body.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -24,7 +26,7 @@ inline constexpr std::size_t kBytes = 2048;  // each an 8 x 256 u8 tile
 
 // A program that loads `in` (kBytes) into UB at kIn and `out` at kOut, runs `body` in a vector scope
 // with %in_T / %out_T: !pto.ptr<T, ub> at those offsets (T: f32, f16, bf16, i8 ... ui64), %all_b8/16/32
-// all-true masks, index constants %c0 %c1 %c32 %c128 %c256 %c512 %c768, and the function
+// all-true masks, index constants %c0 %c1 %c8 %c32 %c64 %c128 %c256 %c512 %c768, and the function
 // parameters `params` (`, %s: f32`); then stores UB at kOut back to `out`.
 inline std::string program(const std::string& body, const std::string& params = "")
 {
@@ -48,7 +50,7 @@ inline std::string program(const std::string& body, const std::string& params = 
         text += std::string("  %in_") + t + " = pto.castptr %in_at : i64 -> !pto.ptr<" + t + ", ub>\n";
         text += std::string("  %out_") + t + " = pto.castptr %out_at : i64 -> !pto.ptr<" + t + ", ub>\n";
     }
-    for (int v : {32, 128, 512, 768}) text += "  %c" + std::to_string(v) + " = arith.constant " + std::to_string(v) + " : index\n";
+    for (int v : {32, 64, 128, 512, 768}) text += "  %c" + std::to_string(v) + " = arith.constant " + std::to_string(v) + " : index\n";
     std::string scope = "  pto.vecscope {\n";
     for (const char* w : {"b8", "b16", "b32"})
         scope += std::string("    %all_") + w + " = pto.pset_" + w + " \"PAT_ALL\" : !pto.mask<" + w + ">\n";
@@ -158,6 +160,7 @@ inline std::vector<uint8_t> run_body(const std::string& body, const std::vector<
     const auto problems = verify(parsed.module, profile::Target::A5);
     for (const auto& d : problems) ADD_FAILURE() << d.format() << "\n" << body;
     std::vector<uint8_t> input = in, out(kBytes, 0xAB);
+    input.resize(kBytes);
     std::vector<ArgumentBinding> args = {array_arg("in", input), array_arg("out", out)};
     args.insert(args.end(), scalars.begin(), scalars.end());
     const RunResult r = run(parsed.module, args, checked_run());
@@ -173,6 +176,18 @@ inline std::vector<std::string> static_codes(const std::string& body, const std:
     for (const auto& d : verify(parsed.module, profile::Target::A5)) codes.push_back(d.code);
     return codes;
 }
+
+// `n` random bytes from `seed`.
+inline std::vector<uint8_t> random_bytes(std::size_t n, uint32_t seed)
+{
+    std::mt19937 gen(seed);
+    std::vector<uint8_t> v(n);
+    for (auto& b : v) b = uint8_t(gen());
+    return v;
+}
+
+// The width of `!pto.mask<bN>` for lanes of `lane_bytes` bytes (b32 for 64-bit lanes).
+inline std::string mask_name(int lane_bytes) { return "b" + std::to_string(std::min(lane_bytes, 4) * 8); }
 
 inline bool has_code(const std::vector<std::string>& codes, const std::string& code)
 {

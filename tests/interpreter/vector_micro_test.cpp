@@ -152,8 +152,7 @@ TEST(VectorMicro, PatternsAndRemaindersActivateTheDocumentedLanes)
         }
     }
     // plt: three vectors of a 150-element remainder of f32 give 64, 64 and 22 lanes, and leave 0.
-    const std::string body = R"(    %c64 = arith.constant 64 : index
-    %n = arith.constant 150 : i32
+    const std::string body = R"(    %n = arith.constant 150 : i32
     %m0, %r0 = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32
     %m1, %r1 = pto.plt_b32 %r0 : i32 -> !pto.mask<b32>, i32
     %m2, %r2 = pto.plt_b32 %r1 : i32 -> !pto.mask<b32>, i32

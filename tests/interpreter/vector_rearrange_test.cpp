@@ -5,12 +5,12 @@
 #include <cstring>
 #include <string>
 
-#include "vector_program.hpp"
+#include "vector_lane_support.hpp"
 
 namespace pto::as::testing {
 namespace {
 
-using namespace vector_program;
+using namespace vector_lanes;
 
 struct Lane {
     const char* name;
@@ -289,7 +289,7 @@ TEST(VectorRearrange, IllegalFormsReportTheirCodes)
         {"    %r = pto.vsqz %a, %m : !pto.vreg<64xf32>, !pto.mask<b16> -> !pto.vreg<64xf32>\n", "LEGAL_VECTOR_MASK_WIDTH"},
     };
     for (const auto& [body, code] : cases) {
-        const std::vector<std::string> codes = verifier_codes(f32 + body);
+        const std::vector<std::string> codes = static_codes(f32 + body);
         EXPECT_NE(std::find(codes.begin(), codes.end(), code), codes.end()) << "expected " << code << " for\n" << body;
     }
 }

@@ -192,7 +192,6 @@ TEST(VectorReduce, ExtremaPreferNumbersPositiveZeroAndTheFirstOfEquals)
                              "    %mx = pto.vcmax %v, %all_b32 : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n"
                              "    %mn = pto.vcmin %v, %all_b32 : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n"
                              "    pto.vsts %mx, %out_f32[%c0], %all_b32 : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n"
-                             "    %c64 = arith.constant 64 : index\n"
                              "    pto.vsts %mn, %out_f32[%c64], %all_b32 : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n";
     const std::vector<uint8_t> out = run_body(body, in);
     EXPECT_EQ(lane_bits(out.data(), t, 0), float_bits(t, 0.0));  // +0 beats -0; the NaN loses

@@ -8,6 +8,8 @@
 #include <pto/numeric/convert.hpp>
 #include <pto/profile/rules_vector.hpp>
 
+#include "engine/vector/lanes.hpp"
+
 namespace pto::engine::vector {
 
 namespace {
@@ -15,10 +17,6 @@ namespace {
 using enum DType;
 
 int bytes_of(DType t) { return dtype_bits(t) / 8; }
-
-bool is_float(DType t) { return t == F32 || t == F16 || t == BF16; }
-
-bool lane_active(const Register& mask, int lane, int lane_bytes) { return mask.bytes[std::size_t(lane * lane_bytes)] != std::byte{0}; }
 
 }  // namespace
 
@@ -45,7 +43,7 @@ void convert(const Conversion& c, const Register& src, const Register& mask, Reg
     int lands_in[kRegisterBytes];
     int n = 0;
     auto take = [&](int source_lane, int result_lane) {
-        if (!lane_active(mask, source_lane, from_bytes)) return;
+        if (!lanes::active(mask, source_lane, from_bytes)) return;
         std::memcpy(gathered + n * from_bytes, src.bytes.data() + source_lane * from_bytes, std::size_t(from_bytes));
         lands_in[n++] = result_lane;
     };
@@ -61,7 +59,7 @@ void convert(const Conversion& c, const Register& src, const Register& mask, Reg
     dst.lane_bytes = 0;
 }
 
-std::string_view truncate_problem(DType dtype) { return is_float(dtype) ? "" : "f32, f16 or bf16 lanes"; }
+std::string_view truncate_problem(DType dtype) { return lanes::is_float(dtype) ? "" : "f32, f16 or bf16 lanes"; }
 
 void truncate(RoundMode round, DType dtype, const Register& src, Register& dst)
 {
@@ -82,7 +80,7 @@ void truncate(RoundMode round, DType dtype, const Register& src, Register& dst)
     dst.lane_bytes = 0;
 }
 
-std::string_view index_sequence_problem(DType dtype) { return is_float(dtype) ? "integer lanes" : ""; }
+std::string_view index_sequence_problem(DType dtype) { return lanes::is_float(dtype) ? "integer lanes" : ""; }
 
 void index_sequence(DType dtype, int64_t start, bool descending, Register& dst)
 {
@@ -100,7 +98,7 @@ void mask_bitcast(const Register& src, int lane_bytes, Register& dst)
     Register out;
     bool all = true;
     for (int lane = 0; lane < kRegisterBytes / lane_bytes; ++lane) {
-        const bool active = lane_active(src, lane, lane_bytes);
+        const bool active = lanes::active(src, lane, lane_bytes);
         std::memset(out.bytes.data() + lane * lane_bytes, active ? 0xff : 0x00, std::size_t(lane_bytes));
         all = all && active;
     }

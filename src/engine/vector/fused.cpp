@@ -11,6 +11,7 @@
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/line_kernels.hpp"
 #include "engine/elementwise/math_lines.hpp"
+#include "engine/vector/lanes.hpp"
 
 namespace pto::engine::vector {
 
@@ -37,8 +38,6 @@ void for_dtype(DType dtype, auto&& run)
         return true;
     });
 }
-
-bool active(const Register& mask, int lane, int lane_bytes) { return mask.bytes[std::size_t(lane * lane_bytes)] != std::byte{0}; }
 
 }  // namespace
 
@@ -69,7 +68,7 @@ void multiply_add(DType dtype, const Register& add, const Register& a, const Reg
     const int lane_bytes = dtype_bits(dtype) / 8;
     Register out;
     for (int i = 0; i < kRegisterBytes / lane_bytes; ++i) {
-        if (!active(mask, i, lane_bytes)) continue;
+        if (!lanes::active(mask, i, lane_bytes)) continue;
         if (dtype == DType::F32) {
             float x, y, z;
             std::memcpy(&x, a.bytes.data() + 4 * i, 4), std::memcpy(&y, b.bytes.data() + 4 * i, 4), std::memcpy(&z, add.bytes.data() + 4 * i, 4);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/vector/lanes.hpp"
+
 namespace pto::engine::vector {
 
 namespace {
@@ -17,8 +19,6 @@ void copy_lane(Register& dst, int to, const Register& src, int from, int lane_by
 {
     std::memcpy(lane(dst, to, lane_bytes), lane(src, from, lane_bytes), std::size_t(lane_bytes));
 }
-
-bool active(const Register& mask, int i, int lane_bytes) { return mask.bytes[std::size_t(i * lane_bytes)] != std::byte{0}; }
 
 uint64_t read_unsigned(const std::byte* p, int bytes)
 {
@@ -92,7 +92,7 @@ void squeeze(int lane_bytes, const Register& src, const Register& mask, Register
     Register out;
     int kept = 0;
     for (int i = 0; i < lanes; ++i)
-        if (active(mask, i, lane_bytes)) copy_lane(out, kept++, src, i, lane_bytes);
+        if (lanes::active(mask, i, lane_bytes)) copy_lane(out, kept++, src, i, lane_bytes);
     dst = out;
 }
 
@@ -102,7 +102,7 @@ void unsqueeze(int lane_bytes, const Register& mask, Register& dst)
     Register out;
     uint64_t before = 0;
     for (int i = 0; i < lanes; ++i)
-        if (active(mask, i, lane_bytes)) {
+        if (lanes::active(mask, i, lane_bytes)) {
             std::memcpy(lane(out, i, lane_bytes), &before, std::size_t(lane_bytes));
             ++before;
         }

@@ -69,6 +69,7 @@ struct OpSpelling {
     bool attributes_in_ins = false;  // DPS: the dictionary sat inside `ins(...)`, not after `outs(...)`
     bool semicolon = false;          // PTO-AS `;` terminator
     bool bare_results = false;       // several result types after `->` without parentheses (`-> A, B`)
+    uint8_t operands_before_arguments = 0;  // Trailing: operands written before the arguments (0: all)
     friend bool operator==(const OpSpelling&, const OpSpelling&) = default;
 };
 

@@ -188,6 +188,16 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
             if (!at(TokenKind::Comma) || !tok(1).is(TokenKind::String)) break;
             take();
         }
+        // Operands may follow the tokens (`pto.get_buf %id, "PIPE_V", %mode`,
+        // `pto.vstsx2 %a, %b, %p[%o], "INTLV_B32", %mask`): printed back between the operands when
+        // they continue as a plain list, else after all of them.
+        if (at(TokenKind::Comma) && tok(1).is(TokenKind::ValueId)) {
+            take();
+            const std::size_t before = written.values.size(), groups = written.layout.size();
+            if (!parse_operand_items(written, /*in_parens=*/false)) return false;
+            const OperandGroup& continued = groups < written.layout.size() ? written.layout[groups] : written.layout.back();
+            if (before < 256 && continued.style == GroupStyle::Positional) op.spelling.operands_before_arguments = uint8_t(before);
+        }
     }
     if (at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
     std::vector<Type> types;

@@ -512,13 +512,24 @@ private:
         return op.name;
     }
 
-    // Inputs as grouped in the source: `%a, %sv[%i, %j], shape = [%x, 4]`.
+    // Inputs as grouped in the source: `%a, %sv[%i, %j], shape = [%x, 4]`; trailing tokens written
+    // between plain operands (`pto.get_buf %id, "PIPE_V", %mode`) go back where they were.
     std::string inputs_text(const Operation& op) const
     {
         std::span<Value* const> inputs = op.inputs();
+        const std::size_t split = op.spelling.arguments == ArgStyle::Trailing ? op.spelling.operands_before_arguments : 0;
+        auto arguments = [&] {
+            std::string list;
+            for (const Attribute& a : op.arguments) {
+                append_attribute(list, a);
+                list += ", ";
+            }
+            return list;
+        };
         std::string text;
         if (op.input_layout.empty()) {
-            for (std::size_t i = 0; i < inputs.size(); ++i) text += (i ? ", " : "") + inputs[i]->reference();
+            for (std::size_t i = 0; i < inputs.size(); ++i)
+                text += (i ? ", " : "") + (split && i == split ? arguments() : "") + inputs[i]->reference();
             return text;
         }
         std::size_t next = 0;
@@ -530,7 +541,10 @@ private:
         };
         auto items = [&](const OperandGroup& g) {
             std::string list;
-            for (std::size_t i = 0; i < g.items.size(); ++i) list += (i ? ", " : "") + item(g.items[i]);
+            for (std::size_t i = 0; i < g.items.size(); ++i) {
+                const bool here = split && next == split && g.style == GroupStyle::Positional && !(text.empty() && i == 0);
+                list += (i ? ", " : "") + (here ? arguments() : "") + item(g.items[i]);
+            }
             return list;
         };
         for (const OperandGroup& g : op.input_layout) {
@@ -642,7 +656,7 @@ private:
                                    : inputs + (!outputs.empty() && !inputs.empty() ? ", " : "") + outputs;
         if (!operands.empty()) out_ += op.spelling.arguments == ArgStyle::Bare && !op.arguments.empty() ? ", " : " ";
         out_ += operands;
-        if (op.spelling.arguments == ArgStyle::Trailing)
+        if (op.spelling.arguments == ArgStyle::Trailing && !op.spelling.operands_before_arguments)
             for (const Attribute& a : op.arguments) {
                 out_ += ", ";
                 append_attribute(out_, a);

@@ -309,7 +309,9 @@ TEST(GenericForm, EveryCorpusOperationButSomeVectorOnesPrintsGenerically)
         Module printed = parse_clean(print(parse_clean(testing::read_text(path)).module, Form::Generic)).module;
         for (const auto& f : printed.functions)
             walk(*f->body, [&](const Operation& op) {
-                if (!keeps_its_spelling(op)) EXPECT_EQ(op.spelling.form, OpForm::Generic) << path << ": " << op.name;
+                if (!keeps_its_spelling(op)) {
+                    EXPECT_EQ(op.spelling.form, OpForm::Generic) << path << ": " << op.name;
+                }
             });
     }
 }

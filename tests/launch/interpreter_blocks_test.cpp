@@ -100,8 +100,9 @@ void expect_same(const Outcome& parallel, const Outcome& serial)
 {
     ASSERT_EQ(parallel.diagnostics, serial.diagnostics);
     ASSERT_EQ(parallel.c.size(), serial.c.size());
-    if (serial.diagnostics.empty())
+    if (serial.diagnostics.empty()) {
         ASSERT_EQ(std::memcmp(parallel.c.data(), serial.c.data(), serial.c.size() * sizeof(float)), 0) << "the bytes differ";
+    }
     ASSERT_EQ(parallel.log.size(), serial.log.size());
     for (std::size_t i = 0; i < serial.log.size(); ++i) {
         ASSERT_EQ(parallel.log[i].block, serial.log[i].block) << i;

@@ -16,7 +16,7 @@ namespace {
 // The positional operands of each cube micro-instruction: a pointer's address space, or "i64".
 struct Positional {
     std::string_view op;
-    std::array<std::string_view, 8> operands;
+    std::array<std::string_view, 11> operands;
 };
 constexpr Positional kPositional[] = {
     {"pto.mad", {"l0a", "l0b", "l0c", "i64", "i64", "i64"}},
@@ -36,6 +36,16 @@ constexpr Positional kPositional[] = {
     {"pto.mte_gm_ub", {"gm", "ub", "i64", "i64"}},  // l2_cache_ctl, len_burst
     {"pto.mte_ub_gm", {"ub", "gm", "i64"}},
     {"pto.mte_ub_ub", {"ub", "ub", "i64"}},
+    // sid, n_burst, len_burst, left_padding, right_padding, data_select_bit, l2_cache_ctl, src_stride, dst_stride
+    {"pto.copy_gm_to_ubuf", {"gm", "ub", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64"}},
+    {"pto.copy_ubuf_to_gm", {"ub", "gm", "i64", "i64", "i64", "i64", "i64", "i64"}},  // sid, n_burst, len_burst, reserved, dst_stride, src_stride
+    {"pto.copy_ubuf_to_ubuf", {"ub", "ub", "i64", "i64", "i64", "i64", "i64"}},        // sid, n_burst, len_burst, src_stride, dst_stride
+    {"pto.set_loop_size_outtoub", {"i64", "i64"}},
+    {"pto.set_loop1_stride_outtoub", {"i64", "i64"}},
+    {"pto.set_loop2_stride_outtoub", {"i64", "i64"}},
+    {"pto.set_loop_size_ubtoout", {"i64", "i64"}},
+    {"pto.set_loop1_stride_ubtoout", {"i64", "i64"}},
+    {"pto.set_loop2_stride_ubtoout", {"i64", "i64"}},
     {"pto.mte_l1_l0a", {"l1", "l0a", "i64", "i64"}},
     {"pto.mte_l1_l0b", {"l1", "l0b", "i64", "i64"}},
     {"pto.mte_l0c_l1", {"l0c", "l1", "i64", "i64", "i64", "i64"}},

@@ -107,6 +107,9 @@ const OpInfo kOtherOps[] = {
     other("pto.wait_event", OpClass::Sync, 0, 0, kAny),
     other("pto.barrier", OpClass::Sync, 0, 0, kAny),
     other("pto.pipe_barrier", OpClass::Sync, 0, 0, kAny),
+    other("pto.mem_bar", OpClass::Sync, 0, 0, kAny),
+    other("pto.get_buf", OpClass::Sync, 2, 2, kAny),  // "PIPE_*", %buf_id, %mode (or %buf_id, "PIPE_*", %mode)
+    other("pto.rls_buf", OpClass::Sync, 2, 2, kAny),
     // Typed pointers into the core's memories.
     other("pto.castptr", OpClass::Pointer, 1, 1, kScalar),
     other("pto.addptr", OpClass::Pointer, 2, 2, kPointerScalar),
@@ -122,6 +125,10 @@ const OpInfo kOtherOps[] = {
     // The vector core's DMA (PTO ISA v0.6 grouped forms): GM <-> UB and within UB.
     cube("pto.mte_gm_ub", 4, kBurstLoopPadClauses), cube("pto.mte_ub_gm", 3, kBurstLoopClauses),
     cube("pto.mte_ub_ub", 3, kBurstClauses),
+    // The pre-v0.6 vector-core DMA and its loop registers.
+    cube("pto.copy_gm_to_ubuf", 11, {}), cube("pto.copy_ubuf_to_gm", 8, {}), cube("pto.copy_ubuf_to_ubuf", 7, {}),
+    cube("pto.set_loop_size_outtoub", 2, {}), cube("pto.set_loop1_stride_outtoub", 2, {}), cube("pto.set_loop2_stride_outtoub", 2, {}),
+    cube("pto.set_loop_size_ubtoout", 2, {}), cube("pto.set_loop1_stride_ubtoout", 2, {}), cube("pto.set_loop2_stride_ubtoout", 2, {}),
     cube("pto.mte_l1_l0a", 4, {}), cube("pto.mte_l1_l0b", 4, {}),
     cube("pto.mte_l0c_l1", 6, kFixpipeClauses), cube("pto.mte_l0c_gm", 8, kFixpipeGmClauses),
     cube("pto.mte_l0c_ub", 6, kFixpipeUbClauses),

@@ -5,7 +5,9 @@
 
 #include <pto/engine/legality.hpp>
 #include <pto/engine/ops/layout.hpp>
+#include <pto/engine/pipes.hpp>
 #include <pto/profile/rules.hpp>
+#include <pto/profile/rules_vector.hpp>
 
 #include "asm/cube_form.hpp"
 #include "asm/diagnostics.hpp"
@@ -236,6 +238,7 @@ private:
                 if (!t.is_none() && !t.is_scalar()) error(codes::kOperandKind, op, "operand " + std::to_string(i) + " has the wrong kind", "a scalar", to_string(t));
             }
         }
+        if (op.name == "pto.mem_bar" || op.name == "pto.get_buf" || op.name == "pto.rls_buf") verify_buffer_sync(op);
         if (op.name == "func.call") {
             const Attribute* callee = op.attribute("callee");
             if (!callee) error(codes::kMissingAttribute, op, "missing attribute", "callee", "none");
@@ -254,6 +257,25 @@ private:
 
     // Typed pointers: castptr and addptr define a pointer, addptr of its operand's type; a scalar load
     // or store moves a value of the pointer's element type.
+    // pto.mem_bar "VST_VLD"; pto.get_buf / pto.rls_buf with their pipe and i64 operands.
+    void verify_buffer_sync(const Operation& op)
+    {
+        const std::string arg = op.arguments.size() == 1 ? op.arguments[0].enum_value() : std::string();
+        if (op.name == "pto.mem_bar") {
+            if (!rules::mem_bar_type_ok(arg))
+                error("LEGAL_MEM_BAR_TYPE", op, "the ordering a memory barrier keeps", "VV_ALL, VST_VLD or VLD_VST",
+                      op.arguments.size() == 1 ? arg : std::to_string(op.arguments.size()) + " arguments");
+            return;
+        }
+        const std::optional<pipe_t> pipe = engine::pipe_from_name(arg);
+        if (!pipe || *pipe == PIPE_ALL)
+            error(codes::kAttributeValue, op, "the pipe that acquires or releases the slot", "one pipe: PIPE_S, PIPE_V, PIPE_MTE2, ...",
+                  op.arguments.size() == 1 ? arg : std::to_string(op.arguments.size()) + " arguments");
+        for (std::size_t i = 0; i < op.operands.size(); ++i)
+            if (const Type t = op.operand_type(i); !t.is_none() && !(t.is<IntegerType>() || t.is<IndexType>()))
+                error(codes::kOperandKind, op, "operand " + std::to_string(i) + " is an integer", "i64", to_string(t));
+    }
+
     void verify_pointer(const Operation& op)
     {
         const bool store = op.name == "pto.store_scalar", defines_pointer = op.name == "pto.castptr" || op.name == "pto.addptr";

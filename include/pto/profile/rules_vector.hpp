@@ -3,6 +3,8 @@
 // the device, cpu and a2a3 emulated, as the pages allow), so no rule here depends on the profile.
 #pragma once
 
+#include <string_view>
+
 #include <cstdint>
 
 #include <pto/engine/dtype.hpp>
@@ -64,5 +66,12 @@ constexpr bool permute_index_ok(engine::DType data, engine::DType index)
 
 // Rule RUN_VECTOR_SLIDE_AMOUNT: vslide moves 0 to N lanes, vshift -N to N (N: the register's lanes).
 constexpr bool slide_amount_ok(int64_t lanes, int64_t amount, bool shift) { return amount <= lanes && amount >= (shift ? -lanes : 0); }
+
+// Rule RUN_BUF_ID: get_buf / rls_buf name one of the 32 buffer slots of the targets' global pool.
+inline constexpr int64_t kBufferSlots = 32;
+constexpr bool buffer_id_ok(int64_t id) { return id >= 0 && id < kBufferSlots; }
+
+// Rule LEGAL_MEM_BAR_TYPE: the orderings pto.mem_bar has.
+constexpr bool mem_bar_type_ok(std::string_view type) { return type == "VV_ALL" || type == "VST_VLD" || type == "VLD_VST"; }
 
 }  // namespace pto::rules

@@ -9,6 +9,7 @@
 #include <pto/profile/rules_cube.hpp>
 #include <pto/profile/rules_matmul.hpp>
 #include <pto/runtime/memory.hpp>
+#include <pto/runtime/registers.hpp>
 
 #include <cmath>
 #include <cstring>
@@ -105,6 +106,35 @@ struct PointerSlot {
     int slot;
     PointerInfo info;
 };
+
+// One strided copy from `src` to `dst`: its work bounded, both extents inside their memories, then the
+// bursts (widening when `widen` > 1, padding rows when `padding` is given).
+void run_bursts(Frame& f, const PointerSlot& src, const PointerSlot& dst, int64_t length, std::span<const engine::cube::BurstLevel> pattern,
+                const engine::cube::RowPadding* padding = nullptr, int64_t widen = 1)
+{
+    double bursts = 1;
+    for (const engine::cube::BurstLevel& level : pattern) bursts *= double(level.count);
+    require_bounded_work(bursts, "bursts");
+    const int64_t src_end = engine::cube::burst_extent(length, pattern, true);
+    const int64_t dst_end = engine::cube::burst_extent(padding ? padding->row_bytes(length) : length * widen, pattern, false);
+    engine::cube::BurstCopy copy{.dst = address(dst.info, f.slots[dst.slot], dst_end, "dst"),
+                                 .src = address(src.info, f.slots[src.slot], src_end, "src"),
+                                 .length = length,
+                                 .levels = pattern,
+                                 .padding = padding};
+    if (widen != 1) {
+        copy.from = src.info.dtype;
+        copy.to = dst.info.dtype;
+    }
+    engine::cube::copy_bursts(copy);
+}
+
+// The UB side of a GM <-> UB transfer starts on a 32-byte boundary.
+void require_ub_aligned(Frame& f, const PointerSlot& src, const PointerSlot& dst)
+{
+    if (src.info.memory) require_aligned(src.info, f.slots[src.slot], 32, "src", kUbUnits);
+    if (dst.info.memory) require_aligned(dst.info, f.slots[dst.slot], 32, "dst", kUbUnits);
+}
 
 }  // namespace
 
@@ -266,6 +296,76 @@ void lower_mad(const Operation& op, const CubeForm& form, const CubeOperands& o,
     }, &op});
 }
 
+// The pre-v0.6 vector-core DMA, lengths and strides in bytes: pto.copy_gm_to_ubuf and copy_ubuf_to_gm
+// repeat their rows over the loop registers of their direction (set_loop_*, below), loop1 inside
+// loop2; pto.copy_ubuf_to_ubuf has no loops. The DMA stream id, cache control and reserved operands
+// change nothing here.
+void lower_register_copy(const Operation& op, const CubeOperands& o, Body& body)
+{
+    enum class Direction { GmToUb, UbToGm, UbToUb };
+    const Direction direction = op.name == "pto.copy_gm_to_ubuf" ? Direction::GmToUb
+                                : op.name == "pto.copy_ubuf_to_gm" ? Direction::UbToGm
+                                                                   : Direction::UbToUb;
+    // The scalars after the two pointers: sid, n_burst, len_burst, then each form's own order.
+    struct Fields {
+        int src_stride, dst_stride, left = -1, right = -1, select = -1;
+    };
+    const std::vector<int>& num = o.num;
+    const Fields at = direction == Direction::GmToUb ? Fields{num[7], num[8], num[3], num[4], num[5]}
+                      : direction == Direction::UbToGm ? Fields{num[5], num[4]}
+                                                       : Fields{num[3], num[4]};
+    body.steps.push_back({[=, name = op.name, src = o.ptr[0], dst = o.ptr[1], n_burst = num[1], len_burst = num[2]](Frame& f) {
+                              runtime::InstructionScope scope(name.c_str());
+                              const int64_t length = count_of(f, len_burst, 0, "len_burst");
+                              std::vector<engine::cube::BurstLevel> pattern{
+                                  {count_of(f, n_burst, 0, "n_burst", "RUN_BURST_PATTERN"),
+                                   count_of(f, at.src_stride, 0, "src_stride", "RUN_BURST_PATTERN", kMaxStride),
+                                   count_of(f, at.dst_stride, 0, "dst_stride", "RUN_BURST_PATTERN", kMaxStride)}};
+                              if (direction != Direction::UbToUb) {
+                                  const runtime::CoreRegisters& r = runtime::core_registers();
+                                  const runtime::DmaLoopRegisters& loops = direction == Direction::GmToUb ? r.gm_to_ub : r.ub_to_gm;
+                                  for (const runtime::DmaLoop& loop : {loops.loop1, loops.loop2})
+                                      pattern.push_back({loop.count, loop.src_stride, loop.dst_stride});
+                              }
+                              require_ub_aligned(f, src, dst);
+                              // data_select_bit set: zero bytes left and right of each row, then to the
+                              // row's 32-byte boundary, as pad(...) of pto.mte_gm_ub writes them.
+                              engine::cube::RowPadding padding;
+                              const bool padded = at.select >= 0 && f.slots[at.select].i != 0;
+                              if (padded) {
+                                  padding.left = count_of(f, at.left, 0, "left_padding", "RUN_BURST_PATTERN");
+                                  padding.right = count_of(f, at.right, 0, "right_padding", "RUN_BURST_PATTERN");
+                              }
+                              run_bursts(f, src, dst, length, pattern, padded ? &padding : nullptr);
+                          },
+                          &op});
+}
+
+// pto.set_loop_size_{outtoub,ubtoout} %loop1_count, %loop2_count and
+// pto.set_loop{1,2}_stride_{outtoub,ubtoout} %src_stride, %dst_stride: the core's DMA loop registers.
+void lower_loop_register(const Operation& op, const CubeOperands& o, Body& body)
+{
+    const std::string& n = op.name;
+    const bool to_ub = n.ends_with("_outtoub");
+    const int loop = n.starts_with("pto.set_loop_size") ? 0 : n.starts_with("pto.set_loop1") ? 1 : 2;
+    body.steps.push_back({[=, name = n, a = o.num[0], b = o.num[1]](Frame& f) {
+                              runtime::InstructionScope scope(name.c_str());
+                              runtime::CoreRegisters& r = runtime::core_registers();
+                              runtime::DmaLoopRegisters& loops = to_ub ? r.gm_to_ub : r.ub_to_gm;
+                              if (loop == 0) {
+                                  const int64_t inner = count_of(f, a, 0, "loop1_count", "RUN_BURST_PATTERN");
+                                  loops.loop2.count = count_of(f, b, 0, "loop2_count", "RUN_BURST_PATTERN");
+                                  loops.loop1.count = inner;
+                                  return;
+                              }
+                              runtime::DmaLoop& l = loop == 1 ? loops.loop1 : loops.loop2;
+                              const int64_t src_stride = count_of(f, a, 0, "src_stride", "RUN_BURST_PATTERN", kMaxStride);
+                              l.dst_stride = count_of(f, b, 0, "dst_stride", "RUN_BURST_PATTERN", kMaxStride);
+                              l.src_stride = src_stride;
+                          },
+                          &op});
+}
+
 void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, const CubeOperands& o, Body& body)
 {
     const std::vector<PointerSlot>& ptr = o.ptr;
@@ -312,15 +412,11 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
                 }
                 pattern.push_back({count, src_stride, dst_stride});
             }
-            double bursts = 1;
-            for (const engine::cube::BurstLevel& level : pattern) bursts *= double(level.count);
-            require_bounded_work(bursts, "bursts");
             if (blocks) {
                 require_aligned(src.info, f.slots[src.slot], 32, "src", kCubeUnits);
                 require_aligned(dst.info, f.slots[dst.slot], 32, "dst", kCubeUnits);
-            } else if (vector_dma) {  // the UB side of a GM <-> UB transfer starts on a 32-byte boundary
-                if (src.info.memory) require_aligned(src.info, f.slots[src.slot], 32, "src", kUbUnits);
-                if (dst.info.memory) require_aligned(dst.info, f.slots[dst.slot], 32, "dst", kUbUnits);
+            } else if (vector_dma) {
+                require_ub_aligned(f, src, dst);
             }
             engine::cube::RowPadding padding;
             if (!pad.empty()) {
@@ -333,18 +429,7 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
                     padding.right = count_of(f, pad[2], 0, "right padding count", "RUN_BURST_PATTERN");
                 }
             }
-            const int64_t src_end = engine::cube::burst_extent(length, pattern, true);
-            const int64_t dst_end = engine::cube::burst_extent(pad.empty() ? length * widen : padding.row_bytes(length), pattern, false);
-            engine::cube::BurstCopy copy{.dst = address(dst.info, f.slots[dst.slot], dst_end, "dst"),
-                                         .src = address(src.info, f.slots[src.slot], src_end, "src"),
-                                         .length = length,
-                                         .levels = pattern,
-                                         .padding = pad.empty() ? nullptr : &padding};
-            if (widen != 1) {
-                copy.from = src.info.dtype;
-                copy.to = dst.info.dtype;
-            }
-            engine::cube::copy_bursts(copy);
+            run_bursts(f, src, dst, length, pattern, pad.empty() ? nullptr : &padding, widen);
         });
     }
 
@@ -529,8 +614,10 @@ void Lowerer::lower_cube(const Operation& op, Body& body)
     for (const PointerOperand& p : form.pointers) operands.ptr.push_back({slot(p.value), p});
     for (const Value* v : form.scalars) operands.num.push_back(slot(v));
     if (op.name.rfind("pto.mad", 0) == 0) return lower_mad(op, form, operands, body);
+    if (op.name.starts_with("pto.set_loop")) return lower_loop_register(op, operands, body);
     if (operands.ptr.size() < 2)
         fail(op, codes::kBadOperand, "a move takes a source and a destination pointer", "2 pointers", std::to_string(operands.ptr.size()));
+    if (op.name.starts_with("pto.copy_")) return lower_register_copy(op, operands, body);
     lower_cube_move(*this, op, form, operands, body);
 }
 

@@ -5,7 +5,9 @@
 #include <pto/engine/ops/layout.hpp>
 #include <pto/engine/pipes.hpp>
 #include <pto/profile/profile.hpp>
+#include <pto/profile/rules_vector.hpp>
 #include <pto/runtime/memory.hpp>
+#include <pto/runtime/registers.hpp>
 #include <pto/runtime/sync.hpp>
 
 #include "asm/cube_form.hpp"
@@ -286,8 +288,42 @@ void Lowerer::lower_query(const Operation& op, Body& body)
     body.steps.push_back({[d, query](Frame& f) { f.slots[d].i = int64_t(query()); }, &op});
 }
 
+// pto.get_buf / pto.rls_buf "PIPE_*", %buf_id, %mode: a pipe acquires a buffer slot, then releases it.
+// The pipes run concurrently on the device, so one pipe's hold never blocks another's here; what is
+// checked is each pipe's own protocol: no second acquire of a slot it holds, no release of a slot it
+// does not hold. The mode changes nothing.
+void Lowerer::lower_buffer_sync(const Operation& op, Body& body)
+{
+    const bool acquire = op.name == "pto.get_buf";
+    const std::optional<pipe_t> pipe = op.arguments.empty() ? std::nullopt : engine::pipe_from_name(op.arguments[0].enum_value());
+    if (!pipe || *pipe == PIPE_ALL)
+        fail(op, codes::kBadOperand, "the pipe that acquires or releases the slot", "PIPE_S, PIPE_V, PIPE_MTE2, ...",
+             op.arguments.empty() ? std::string("none") : op.arguments[0].enum_value());
+    body.steps.push_back({[=, id_slot = slot(op.operands[0]), name = op.name](Frame& f) {
+                              runtime::InstructionScope scope(name.c_str());
+                              const int64_t id = f.slots[id_slot].i;
+                              if (!rules::buffer_id_ok(id))
+                                  runtime::fail({"RUN_BUF_ID", "", "buf_id", "a buffer slot of the pool", "0 to " + std::to_string(rules::kBufferSlots - 1),
+                                                 std::to_string(id), ""});
+                              uint32_t& held = runtime::core_registers().held_buffers[std::size_t(*pipe)];
+                              const uint32_t bit = uint32_t(1) << id;
+                              const std::string pipe_name(engine::pipe_short_name(*pipe));
+                              if (acquire && (held & bit))
+                                  runtime::fail({"RUN_BUF_PROTOCOL", "", "buf_id", "PIPE_" + pipe_name + " acquires buffer slot " + std::to_string(id) + " twice",
+                                                 "an rls_buf of the slot between the two get_buf", "a second get_buf", ""});
+                              if (!acquire && !(held & bit))
+                                  runtime::fail({"RUN_BUF_PROTOCOL", "", "buf_id", "PIPE_" + pipe_name + " releases buffer slot " + std::to_string(id) + " it does not hold",
+                                                 "a get_buf of the slot on the same pipe first", "no get_buf", ""});
+                              held ^= bit;
+                          },
+                          &op});
+}
+
 void Lowerer::lower_sync(const Operation& op, Body& body)
 {
+    if (op.name == "pto.get_buf" || op.name == "pto.rls_buf") return lower_buffer_sync(op, body);
+    // pto.mem_bar orders the vector pipe's own UB accesses, which run in program order here.
+    if (op.name == "pto.mem_bar") return;
     auto arg = [&](std::size_t i) { return i < op.arguments.size() ? &op.arguments[i] : nullptr; };
     runtime::SyncKind kind = runtime::SyncKind::PipeBarrier;
     int32_t src = -1, dst = -1, event = -1;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace pto::engine::cube {
 
@@ -52,17 +53,28 @@ void copy_bursts(const BurstCopy& copy)
 {
     const bool widen = copy.from != copy.to;
     const int64_t out_length = widen ? copy.length * dtype_bits(copy.to) / dtype_bits(copy.from) : copy.length;
+    // Overlapping source and destination (a copy inside one memory): every burst reads the source as it
+    // was before the copy, as if staged through a buffer first, whatever the order of the bursts.
+    const int64_t src_end = burst_extent(copy.length, copy.levels, true);
+    const int64_t dst_end = burst_extent(copy.padding ? copy.padding->row_bytes(copy.length) : out_length, copy.levels, false);
+    const bool overlap = src_end > 0 && dst_end > 0 && copy.src < copy.dst + dst_end && copy.dst < copy.src + src_end;
+    std::vector<std::byte> staged;
+    if (overlap) {
+        for_each_burst(copy.levels, [&](int64_t src, int64_t) { require_written(copy.src + src, copy.length); }, copy.levels.size(), 0, 0);
+        staged.assign(copy.src, copy.src + src_end);
+    }
+    const std::byte* source = overlap ? staged.data() : copy.src;
     for_each_burst(
         copy.levels,
         [&](int64_t src, int64_t dst) {
-            const std::byte* from = copy.src + src;
+            const std::byte* from = source + src;
             std::byte* to = copy.dst + dst;
-            require_written(from, copy.length);
+            if (!overlap) require_written(from, copy.length);
             if (const RowPadding* pad = copy.padding) {
                 const int64_t row = pad->row_bytes(copy.length), before = pad->left * pad->element_bytes;
                 for (int64_t at = 0; at < row; at += pad->element_bytes)
                     std::memcpy(to + at, pad->value.data(), std::size_t(std::min<int64_t>(pad->element_bytes, row - at)));
-                std::memmove(to + before, from, std::size_t(copy.length));
+                std::memcpy(to + before, from, std::size_t(copy.length));
                 runtime::mark_written(to, std::size_t(row));
                 return;
             }
@@ -72,7 +84,7 @@ void copy_bursts(const BurstCopy& copy)
                     numeric::from_double(copy.to, to, std::size_t(i), numeric::to_double(copy.from, from, std::size_t(i)),
                                          RoundMode::CAST_RINT, SaturationMode::OFF);
             } else {
-                std::memmove(to, from, std::size_t(copy.length));
+                std::memcpy(to, from, std::size_t(copy.length));
             }
             runtime::mark_written(to, std::size_t(out_length));
         },

@@ -42,6 +42,7 @@ struct BurstCopy {
     DType from = DType::U8, to = DType::U8;  // differ only when widening
     const RowPadding* padding = nullptr;
 };
+// Where source and destination overlap, every burst reads the source as it was before the copy.
 void copy_bursts(const BurstCopy& copy);
 // The byte extent [0, end) a pattern touches from its source (`source`) or destination base.
 int64_t burst_extent(int64_t length, std::span<const BurstLevel> levels, bool source);

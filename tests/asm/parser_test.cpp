@@ -556,3 +556,28 @@ TEST(ParserIR, WalkVisitsNestedOperationsInOrder)
 
 }  // namespace
 }  // namespace pto::as
+
+namespace pto::as {
+namespace {
+
+// pto.vstsx2 writes its mode token between operands; the operands after it belong to the operation,
+// and the printed form keeps the token where it was written.
+TEST(ParserVector, OperandsMayFollowTrailingTokens)
+{
+    const std::string text = in_function(
+        "  %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n"
+        "  pto.vstsx2 %a, %b, %p[%o], \"INTLV_B32\", %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.ptr<f32, ub>, index, !pto.mask<b32>",
+        "%a: !pto.vreg<64xf32>, %b: !pto.vreg<64xf32>, %p: !pto.ptr<f32, ub>, %o: index");
+    ParseResult r = parse_clean(text);
+    const Operation& op = *body_of(r.module)[1];
+    ASSERT_EQ(op.operands.size(), 5u);
+    EXPECT_EQ(op.operands[4], body_of(r.module)[0]->result(0));
+    ASSERT_EQ(op.arguments.size(), 1u);
+    EXPECT_EQ(op.arguments[0].text(), "INTLV_B32");
+    const std::string printed = print(r.module);
+    EXPECT_NE(printed.find("%p[%o], \"INTLV_B32\", %m"), std::string::npos) << printed;
+    EXPECT_EQ(print(parse_clean(printed).module), printed);
+}
+
+}  // namespace
+}  // namespace pto::as

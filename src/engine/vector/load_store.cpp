@@ -4,6 +4,7 @@
 // register, so the footprint a mode touches follows from the formula (the pages' "contiguous bytes"
 // column contradicts the formulas for DS, SPLT and DINTLV; the README records the decision).
 #include <pto/engine/ops/vector.hpp>
+#include <pto/engine/ops/vector_memory.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -59,17 +60,6 @@ std::string_view lanes_of(int lane_bytes)
 
 const LoadMode& mode_of(LoadDist d) { return kLoadModes[static_cast<int>(d)]; }
 const StoreMode& mode_of(StoreDist d) { return kStoreModes[static_cast<int>(d)]; }
-
-// Checked mode: RUN_UNINIT_READ when a load reads a byte nothing has written: `lines` elements of
-// `element` bytes, `pitch` bytes apart.
-void require_written(const std::byte* src, int64_t element, int64_t pitch, int64_t lines)
-{
-    if (!runtime::checked()) return;
-    const runtime::ShadowView shadow(src, std::size_t(pitch * (lines - 1) + element));
-    if (const int64_t bad = shadow.first_unwritten(src, std::size_t(element), std::size_t(pitch), std::size_t(lines)); bad >= 0)
-        runtime::fail({"RUN_UNINIT_READ", "", "source", "reads a byte " + std::to_string(bad) + " bytes past its address that nothing has written",
-                       "initialised data", "never-written bytes", ""});
-}
 
 // Copies the low `to` bytes of a little-endian value of `from` bytes, zero-extending when `to` is wider.
 void resize_element(const std::byte* src, int from, std::byte* dst, int to)
@@ -222,6 +212,20 @@ void store(StoreDist dist, int lane_bytes, const Register& value, const Register
             resize_element(in + lane * lane_bytes, lane_bytes, dst + int64_t(lane) * element, element);
             written(dst + int64_t(lane) * element, element);
         }
+}
+
+void require_written(const std::byte* src, int64_t element, int64_t pitch, int64_t lines)
+{
+    if (!runtime::checked() || lines <= 0) return;
+    const runtime::ShadowView shadow(src, std::size_t(pitch * (lines - 1) + element));
+    if (const int64_t bad = shadow.first_unwritten(src, std::size_t(element), std::size_t(pitch), std::size_t(lines)); bad >= 0)
+        runtime::fail({"RUN_UNINIT_READ", "", "source", "reads a byte " + std::to_string(bad) + " bytes past its address that nothing has written",
+                       "initialised data", "never-written bytes", ""});
+}
+
+void mark_stored(std::byte* dst, int64_t bytes)
+{
+    if (runtime::checked()) runtime::mark_written(dst, std::size_t(bytes));
 }
 
 }  // namespace pto::engine::vector

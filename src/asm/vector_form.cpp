@@ -48,6 +48,38 @@ constexpr VectorArg kCarryResults[] = {VReg, Mask};
 constexpr VectorArg kMultiplyAddOperands[] = {VReg, VReg, VReg, Mask};
 constexpr VectorArg kAxpyOperands[] = {VReg, VReg, LaneScalar, Mask};
 
+constexpr VectorArg kPairLoadResults[] = {VReg, VReg};
+constexpr VectorArg kPairStoreOperands[] = {VReg, VReg, Pointer, Index, Mask};
+constexpr VectorArg kStridedStoreOperands[] = {VReg, Pointer, Index};
+constexpr VectorArg kBlockLoadOperands[] = {Pointer, Scalar, Mask};
+constexpr VectorArg kBlockStoreOperands[] = {VReg, Pointer, Scalar, Mask};
+constexpr VectorArg kGatherOperands[] = {Pointer, IndexVReg, Index};
+constexpr VectorArg kMaskedGatherOperands[] = {Pointer, IndexVReg, Mask};
+constexpr VectorArg kBlockGatherOperands[] = {Pointer, Retyped, Index};
+constexpr VectorArg kScatterOperands[] = {VReg, Pointer, IndexVReg, Index};
+constexpr VectorArg kPointerOperand[] = {Pointer};
+constexpr VectorArg kPointerSlotOperands[] = {Pointer, Scalar};
+constexpr VectorArg kMaskPointerOperands[] = {Mask, Pointer};
+constexpr VectorArg kMaskPointerSlotOperands[] = {Mask, Pointer, Scalar};
+constexpr VectorArg kAlignResult[] = {Align};
+constexpr VectorArg kAlignPointerResults[] = {Align, Pointer};
+constexpr VectorArg kAlignIndexResults[] = {Align, Index};
+constexpr VectorArg kPredicateStreamOperands[] = {Align, Mask, Pointer};
+constexpr VectorArg kUnalignedLoadOperands[] = {Pointer, Align};
+constexpr VectorArg kUnalignedLoadResults[] = {VReg, Align, Pointer};
+constexpr VectorArg kVstuOperands[] = {Align, Index, VReg, Pointer};
+constexpr VectorArg kVstusOperands[] = {Align, Scalar, VReg, Pointer};
+constexpr VectorArg kVsturOperands[] = {Align, VReg, Pointer};
+constexpr VectorArg kFlushIndexOperands[] = {Align, Pointer, Index};
+constexpr VectorArg kFlushScalarOperands[] = {Align, Pointer, Scalar};
+constexpr VectorArg kFlushOperands[] = {Align, Pointer};
+
+constexpr VectorOpDef memory(std::string_view name, VectorFamily family, std::span<const VectorArg> operands, std::span<const VectorArg> results,
+                             StreamUnit unit = StreamUnit::None, int optional_results = 0)
+{
+    return {.name = name, .family = family, .operands = operands, .results = results, .unit = unit, .optional_results = optional_results};
+}
+
 constexpr VectorOpDef pattern(std::string_view name, int lane_bytes) { return {name, VectorFamily::Pattern, {}, kMaskResult, {}, {}, lane_bytes}; }
 constexpr VectorOpDef remainder(std::string_view name, int lane_bytes)
 {
@@ -143,6 +175,32 @@ constexpr VectorOpDef kDefinitions[] = {
     fused("pto.vaddrelu", engine::vector::FusedOp::AddRelu), fused("pto.vsubrelu", engine::vector::FusedOp::SubRelu),
     fused("pto.vprelu", engine::vector::FusedOp::Prelu),
     carry("pto.vaddc", CarryOp::Add, kBinaryOperands), carry("pto.vsubc", CarryOp::Sub, kBinaryOperands),
+    memory("pto.vldsx2", VectorFamily::PairLoad, kLoadOperands, kPairLoadResults),
+    memory("pto.vstsx2", VectorFamily::PairStore, kPairStoreOperands, {}),
+    memory("pto.vsld", VectorFamily::StridedLoad, kLoadOperands, kVRegResult),
+    memory("pto.vsst", VectorFamily::StridedStore, kStridedStoreOperands, {}),
+    memory("pto.vsldb", VectorFamily::BlockLoad, kBlockLoadOperands, kVRegResult),
+    memory("pto.vsstb", VectorFamily::BlockStore, kBlockStoreOperands, {}),
+    memory("pto.vgather2", VectorFamily::Gather, kGatherOperands, kVRegResult),
+    {.name = "pto.vgather2_bc", .family = VectorFamily::Gather, .operands = kMaskedGatherOperands, .results = kVRegResult, .masked = true},
+    memory("pto.vgatherb", VectorFamily::BlockGather, kBlockGatherOperands, kVRegResult),
+    memory("pto.vscatter", VectorFamily::Scatter, kScatterOperands, {}),
+    memory("pto.plds", VectorFamily::PredicateLoad, kPointerOperand, kMaskResult),
+    memory("pto.pld", VectorFamily::PredicateLoad, kPointerSlotOperands, kMaskResult, StreamUnit::Slots),
+    memory("pto.pldi", VectorFamily::PredicateLoad, kPointerSlotOperands, kMaskResult, StreamUnit::Immediate),
+    memory("pto.psts", VectorFamily::PredicateStore, kMaskPointerOperands, {}),
+    memory("pto.pst", VectorFamily::PredicateStore, kMaskPointerSlotOperands, {}, StreamUnit::Slots),
+    memory("pto.psti", VectorFamily::PredicateStore, kMaskPointerSlotOperands, {}, StreamUnit::Immediate),
+    memory("pto.pstu", VectorFamily::PredicateStream, kPredicateStreamOperands, kAlignPointerResults),
+    memory("pto.init_align", VectorFamily::AlignInit, {}, kAlignResult),
+    memory("pto.vldas", VectorFamily::LoadPrime, kPointerOperand, kAlignResult),
+    memory("pto.vldus", VectorFamily::UnalignedLoad, kUnalignedLoadOperands, kUnalignedLoadResults, StreamUnit::None, 1),
+    memory("pto.vstu", VectorFamily::UnalignedStore, kVstuOperands, kAlignIndexResults, StreamUnit::Elements),
+    memory("pto.vstus", VectorFamily::UnalignedStore, kVstusOperands, kAlignPointerResults, StreamUnit::Count, 1),
+    memory("pto.vstur", VectorFamily::UnalignedStore, kVsturOperands, kAlignResult),
+    memory("pto.vsta", VectorFamily::StreamFlush, kFlushIndexOperands, {}, StreamUnit::Elements),
+    memory("pto.vstas", VectorFamily::StreamFlush, kFlushScalarOperands, {}, StreamUnit::Bytes),
+    memory("pto.vstar", VectorFamily::StreamFlush, kFlushOperands, {}),
     {"pto.vmula", VectorFamily::MultiplyAdd, kMultiplyAddOperands, kVRegResult},
     {"pto.vaxpy", VectorFamily::Axpy, kAxpyOperands, kVRegResult},
     {"pto.vexpdif", VectorFamily::ExpDifference, kTwoRegisters, kVRegResult},
@@ -160,6 +218,7 @@ std::string_view arg_name(VectorArg a)
         case LaneScalar: return "a scalar of the lane type";
         case IndexVReg: return "!pto.vreg<NxI> of integer indices";
         case LaneValue: return "a scalar of the lane type or !pto.vreg<NxT>";
+        case Align: return "!pto.align";
     }
     return "";
 }
@@ -174,6 +233,7 @@ bool has_kind(const Type& t, VectorArg a)
         case LaneScalar: return t.is<IntegerType>() || t.is<FloatType>();
         case IndexVReg: return t.is<VRegType>();
         case LaneValue: return t.is<IntegerType>() || t.is<FloatType>() || t.is<VRegType>();
+        case Align: return t.is<AlignType>();
     }
     return false;
 }
@@ -190,14 +250,16 @@ public:
         if (op_.operands.size() != def.operands.size())
             return problem("STRUCT_OPERAND_COUNT", "wrong number of operands", std::to_string(def.operands.size()),
                            std::to_string(op_.operands.size())), form_;
-        if (op_.results.size() != def.results.size())
-            return problem("STRUCT_RESULT_COUNT", "wrong number of results", std::to_string(def.results.size()),
+        const std::size_t fewest = def.results.size() - std::size_t(def.optional_results);
+        if (op_.results.size() > def.results.size() || op_.results.size() < fewest)
+            return problem("STRUCT_RESULT_COUNT", "wrong number of results",
+                           fewest == def.results.size() ? std::to_string(fewest) : std::to_string(fewest) + " or " + std::to_string(def.results.size()),
                            std::to_string(op_.results.size())), form_;
         std::vector<Type> types;
         for (std::size_t i = 0; i < op_.operands.size(); ++i) types.push_back(op_.operand_type(i));
         for (const auto& r : op_.results) types.push_back(r->type);
         std::vector<VectorArg> kinds(def.operands.begin(), def.operands.end());
-        kinds.insert(kinds.end(), def.results.begin(), def.results.end());
+        kinds.insert(kinds.end(), def.results.begin(), def.results.begin() + std::ptrdiff_t(op_.results.size()));
         const Type* vreg = nullptr;
         for (std::size_t i = 0; i < types.size(); ++i) {
             if (types[i].is_none()) continue;
@@ -266,6 +328,14 @@ public:
             case VectorFamily::Axpy:
                 if (vreg) rule("LEGAL_VECTOR_DTYPE", engine::vector::fused_problem(def.fused, form_.dtype));
                 check_lane_scalar(types[2]);
+                break;
+            case VectorFamily::PairLoad: case VectorFamily::PairStore: case VectorFamily::StridedLoad:
+            case VectorFamily::StridedStore: case VectorFamily::BlockLoad: case VectorFamily::BlockStore:
+            case VectorFamily::Gather: case VectorFamily::BlockGather: case VectorFamily::Scatter:
+            case VectorFamily::PredicateLoad: case VectorFamily::PredicateStore: case VectorFamily::PredicateStream:
+            case VectorFamily::AlignInit: case VectorFamily::LoadPrime: case VectorFamily::UnalignedLoad:
+            case VectorFamily::UnalignedStore: case VectorFamily::StreamFlush:
+                if (problems_.empty()) read_memory_form(op_, form_, problems_);
                 break;
         }
         return form_;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <pto/engine/ops/vector.hpp>
+#include <pto/engine/ops/vector_memory.hpp>
 
 #include "asm/ir.hpp"
 
@@ -46,13 +47,41 @@ enum class VectorFamily : uint8_t {
     MultiplyAdd,  // pto.vmula %add, %a, %b, %mask
     Axpy,         // pto.vaxpy %x, %y, %alpha, %mask
     ExpDifference,  // pto.vexpdif %a, %max
+    // The other memory forms (vector_memory_form.cpp reads them):
+    PairLoad,      // pto.vldsx2 %ptr[%offset], "DINTLV_B32" -> low, high
+    PairStore,     // pto.vstsx2 %low, %high, %ptr[%offset], "INTLV_B32", %mask
+    StridedLoad,   // pto.vsld %ptr[%offset], "STRIDE_S8_B32"
+    StridedStore,  // pto.vsst %value, %ptr[%offset], "STRIDE_S8_B32"
+    BlockLoad,     // pto.vsldb %ptr, %control, %mask
+    BlockStore,    // pto.vsstb %value, %ptr, %control, %mask
+    Gather,        // pto.vgather2 %ptr, %offsets, %active_lanes; pto.vgather2_bc %ptr, %offsets, %mask
+    BlockGather,   // pto.vgatherb %ptr, %byte_offsets, %active_blocks
+    Scatter,       // pto.vscatter %value, %ptr, %offsets, %active_lanes
+    PredicateLoad,   // pto.plds %ptr; pto.pld / pto.pldi %ptr, %slot, "DIST"
+    PredicateStore,  // pto.psts %mask, %ptr; pto.pst / pto.psti %mask, %ptr, %slot, "DIST"
+    PredicateStream, // pto.pstu %align, %mask, %ptr -> align, ptr
+    AlignInit,       // pto.init_align
+    LoadPrime,       // pto.vldas %ptr
+    UnalignedLoad,   // pto.vldus %ptr, %align -> register, align[, ptr]
+    UnalignedStore,  // pto.vstu %align, %offset, %value, %ptr, "MODE"; pto.vstus, pto.vstur (def.stream says which)
+    StreamFlush,     // pto.vsta %align, %ptr[%offset]; pto.vstas %align, %ptr, %bytes; pto.vstar %align, %ptr
+};
+
+// How a memory form of the families above takes its offset or count.
+enum class StreamUnit : uint8_t {
+    None,      // no offset operand (vstar, vstur, plds, psts)
+    Elements,  // elements of the pointer's type (vsta, vstu)
+    Bytes,     // bytes (vstas)
+    Count,     // vstus: the elements of the pointer's type the stream advances by
+    Slots,     // pld, pst: 8-byte units in a register
+    Immediate, // pldi, psti: 8-byte units in a constant
 };
 
 // An operand or result of a vector operation.
 // VReg registers of one operation have one type. LaneScalar: a scalar of the registers' lane type;
 // IndexVReg: a register of integer lanes of the registers' width (and count); LaneValue: a LaneScalar
 // or a register of the result's type; Retyped: a register with its own type (conversions).
-enum class VectorArg : uint8_t { VReg, Mask, Pointer, Index, Scalar, LaneScalar, IndexVReg, LaneValue, Retyped };
+enum class VectorArg : uint8_t { VReg, Mask, Pointer, Index, Scalar, LaneScalar, IndexVReg, LaneValue, Retyped, Align };
 
 struct VectorOpDef {
     std::string_view name;  // "pto.vadd"
@@ -69,6 +98,9 @@ struct VectorOpDef {
     bool reverse = false;  // PredicatePack: punpack; PredicateInterleave: pdintlv
     engine::vector::Rearrangement rearrange = {};
     engine::vector::FusedOp fused = {};
+    StreamUnit unit = StreamUnit::None;  // the memory forms' offset operand
+    int optional_results = 0;            // trailing results the text may leave out (vldus's base, vstus's)
+    bool masked = false;                 // Gather: vgather2_bc (a mask, not a lane count)
 };
 
 std::span<const VectorOpDef> vector_op_definitions();
@@ -90,6 +122,10 @@ struct VectorForm {
     int result_lane_bytes = 0;              // Convert, Bitcast, MaskBitcast: the result's lanes
     bool descending = false;                // IndexSequence
     bool high_half = false;                 // Rearrange (vintlvv2, vdintlvv2): the half returned
+    engine::vector::PairDist pair{};           // PairLoad, PairStore
+    engine::vector::StrideMode stride{};       // StridedLoad, StridedStore
+    engine::vector::PredicateDist predicate_dist{};  // PredicateLoad, PredicateStore
+    bool post_update = true;                // UnalignedStore: POST_UPDATE (the default) or NO_POST_UPDATE
 };
 
 struct VectorProblem {
@@ -104,6 +140,12 @@ void read_conversion_form(const Operation& op, VectorForm& form, std::vector<Vec
 
 // The rearrangement family's own reading (vector_rearrange_form.cpp), after the common checks.
 void read_rearrange_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
+
+// Whether a family is one of the memory forms after pto.vsts (lowered by lower_vector_memory.cpp).
+constexpr bool is_memory_family(VectorFamily f) { return f >= VectorFamily::PairLoad; }
+
+// The other memory forms' own reading (vector_memory_form.cpp), after the common checks.
+void read_memory_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
 
 // The lane width of a register type, or of a mask type (0 when it left the width open).
 std::optional<int> vreg_lane_bytes(const Type& t);

@@ -9,6 +9,7 @@
 
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/ops/vector.hpp>
+#include <pto/engine/ops/vector_memory.hpp>
 
 namespace pto::as::interp {
 
@@ -16,7 +17,7 @@ struct Step;
 
 // One SSA value. Scalars use `i` (index and integers, sign-extended from their width; i1 is 0 or 1)
 // or `f` (floats, already rounded to their type); tiles use `tile`; pointers and views use `view`;
-// vector registers and masks use `reg`, shared between copies of the slot (block arguments, results)
+// vector registers and masks use `reg`, alignment states `align`, shared between copies of the slot (block arguments, results)
 // and written only through `writable_register`, so each copy keeps the value it was given.
 struct Slot {
     union {
@@ -26,6 +27,7 @@ struct Slot {
     engine::TileDesc tile;
     engine::GlobalDesc view;
     std::shared_ptr<engine::vector::Register> reg;
+    std::shared_ptr<const engine::vector::AlignState> align;  // `!pto.align` values, never written in place
     Slot() : i(0) {}
 };
 

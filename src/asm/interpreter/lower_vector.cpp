@@ -11,6 +11,7 @@
 #include "asm/interpreter/lowering.hpp"
 #include "asm/interpreter/pointer_access.hpp"
 #include "asm/interpreter/scalar.hpp"
+#include "asm/interpreter/vector_slots.hpp"
 #include "asm/vector_form.hpp"
 
 namespace pto::as::interp {
@@ -18,52 +19,6 @@ namespace pto::as::interp {
 namespace {
 
 namespace vec = engine::vector;
-
-constexpr const char* kVectorUnits = "vector loads and stores address the unified buffer in 32-byte units";
-
-const vec::Register& register_of(const Slot& s, const char* operand)
-{
-    if (!s.reg)
-        runtime::fail({"RUN_BAD_OPERAND", "", operand, "the register holds no value", "a register an operation wrote", "none", ""});
-    return *s.reg;
-}
-
-// The mask of slot `s` for lanes of `lane_bytes` bytes: RUN_MASK_WIDTH when it was made for others.
-// A b32 mask read for 64-bit lanes is widened into a scratch register of the thread.
-const vec::Register& mask_of(const Slot& s, int lane_bytes)
-{
-    const vec::Register& mask = register_of(s, "mask");
-    if (!rules::mask_width_ok(mask.lane_bytes, lane_bytes))
-        runtime::fail({"RUN_MASK_WIDTH", "", "mask", "the mask governs lanes of another width",
-                       "a mask for " + std::to_string(lane_bytes * 8) + "-bit lanes",
-                       "a mask for " + std::to_string(mask.lane_bytes * 8) + "-bit lanes", ""});
-    if (mask.lane_bytes == lane_bytes) return mask;
-    thread_local vec::Register wide;
-    wide = vec::widen_mask(mask);
-    return wide;
-}
-
-// The UB address `offset` elements past the pointer in `base`, checked for alignment and for a
-// footprint of `bytes` inside the buffer.
-std::byte* vector_address(Frame& f, const PointerInfo& p, const Slot& base, int64_t offset, int64_t bytes, const char* operand)
-{
-    const int64_t at = moved(base.i, offset, p.element_bytes());
-    if (!rules::vector_address_aligned(at)) [[unlikely]]
-        require_aligned(at, vec::kAccessAlignment, operand, kVectorUnits);
-    return on_chip_address(f, *p.memory, at, bytes, operand);
-}
-
-// A mask operand whose width is known only at run time (`!pto.mask<G>`): `want` when the type stated
-// one (0: any of b8, b16, b32).
-const vec::Register& any_mask_of(const Slot& s, int want)
-{
-    const vec::Register& mask = register_of(s, "mask");
-    if (want && mask.lane_bytes != want)
-        runtime::fail({"RUN_MASK_WIDTH", "", "mask", "the mask has another width than its type states",
-                       "a mask for " + std::to_string(want * 8) + "-bit lanes",
-                       "a mask for " + std::to_string(mask.lane_bytes * 8) + "-bit lanes", ""});
-    return mask;
-}
 
 // The scalar of slot `s` in the encoding of `dtype` lanes.
 uint64_t lane_bits(engine::DType dtype, const Slot& s)
@@ -145,6 +100,7 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
     if (!problems.empty()) fail(op, problems[0].code, problems[0].what, problems[0].expected, problems[0].actual);
     const VectorOpDef& def = *form.def;
     const int lanes = form.lane_bytes;
+    if (is_memory_family(def.family)) return lower_vector_memory(op, form, body);
     const bool masks_only = def.family == VectorFamily::PredicateLogic || def.family == VectorFamily::PredicatePack;
     if (!lanes && !masks_only) fail(op, codes::kBadOperand, "a vector operation's register types must be stated", "!pto.vreg<NxT>", "none");
     std::vector<int> in, out;
@@ -319,6 +275,7 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             return add([width = form.result_lane_bytes, a = in[0], d = out[0]](Frame& f) {
                 vec::mask_bitcast(register_of(f.slots[a], "input"), width, writable_register(f.slots[d]));
             });
+        default: return;  // the memory forms, lowered above by lower_vector_memory
     }
 }
 

@@ -14,6 +14,7 @@
 #include "asm/instruction_binding.hpp"
 #include "asm/interpreter/program.hpp"
 #include "asm/ir.hpp"
+#include "asm/vector_form.hpp"
 #include "asm/op_table.hpp"
 
 namespace pto::as::interp {
@@ -65,6 +66,7 @@ public:
     void lower_pointer(const Operation& op, Body& body);
     void lower_cube(const Operation& op, Body& body);
     void lower_vector(const Operation& op, Body& body);
+    void lower_vector_memory(const Operation& op, const VectorForm& form, Body& body);
 
     // The tile descriptor a tile type describes, without storage.
     engine::TileDesc tile_prototype(const Operation& op, const Type& type) const;

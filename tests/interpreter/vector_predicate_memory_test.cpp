@@ -1,0 +1,170 @@
+// Predicate loads and stores (pto.plds, pld, pldi, psts, pst, psti, pstu) and the `!pto.align`
+// streams (pto.init_align, vldas, vldus, vstu, vstus, vstur, vsta, vstas, vstar) from PTO-AS: the
+// stored images and streamed bytes against reference loops over random data, and their diagnostics.
+#include <string>
+#include <vector>
+
+#include "vector_lane_support.hpp"
+
+namespace pto::as::testing {
+namespace {
+
+using namespace vector_lanes;
+
+bool bit(const uint8_t* image, int k) { return (image[k / 8] >> (k % 8)) & 1; }
+
+const std::string kSlot = "    %s1 = arith.constant 1 : i32\n";
+
+TEST(VectorPredicateMemory, StoresWriteTheImageOfTheMaskOneBitPerRegisterByte)
+{
+    for (const char* w : {"b8", "b16", "b32"}) {
+        const int lane = w[1] == '8' ? 1 : w[1] == '1' ? 2 : 4;
+        const std::string body = "    %m = pto.pset_" + std::string(w) + " \"PAT_M3\" : !pto.mask<" + w + ">\n" + kSlot +
+                                 "    pto.psts %m, %out_i64 : !pto.mask<" + w + ">, !pto.ptr<i64, ub>\n" +
+                                 "    %s4 = arith.constant 4 : i32\n    pto.pst %m, %out_i64, %s4, \"PK\" : !pto.mask<" + w + ">, !pto.ptr<i64, ub>, i32\n";
+        const std::vector<uint8_t> out = run_body(body, random_bytes(kBytes, 1));
+        for (int k = 0; k < 256; ++k) ASSERT_EQ(bit(out.data(), k), m3(k / lane)) << w << " NORM bit " << k;
+        // PK at slot 4 (byte 32): every other bit, 16 bytes, the rest untouched.
+        for (int k = 0; k < 128; ++k) ASSERT_EQ(bit(out.data() + 32, k), m3(2 * k / lane)) << w << " PK bit " << k;
+        EXPECT_EQ(out[48], 0xAB);
+    }
+}
+
+TEST(VectorPredicateMemory, LoadsReadTheImageInEachDistribution)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 9);
+    struct Case { std::string dist; int step_num, step_den; };
+    for (const Case& c : std::vector<Case>{{"NORM", 1, 1}, {"US", 1, 2}, {"DS", 2, 1}}) {
+        // Loaded into an open-width mask and stored back as its NORM image; pld at slot 1 (8 bytes).
+        const std::string body = kSlot + "    %m = pto.pld %in_i64, %s1, \"" + c.dist + "\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n" +
+                                 "    %n = pto.pldi %in_i64, %s1, \"" + c.dist + "\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n" +
+                                 "    pto.psts %m, %out_i64 : !pto.mask<G>, !pto.ptr<i64, ub>\n    %c4 = arith.constant 4 : index\n" +
+                                 "    %o = pto.addptr %out_i64, %c4 : !pto.ptr<i64, ub> -> !pto.ptr<i64, ub>\n    pto.psts %n, %o : !pto.mask<G>, !pto.ptr<i64, ub>\n";
+        const std::vector<uint8_t> out = run_body(body, in);
+        for (int k = 0; k < 256; ++k) {
+            ASSERT_EQ(bit(out.data(), k), bit(in.data() + 8, k * c.step_num / c.step_den)) << c.dist << " bit " << k;
+            ASSERT_EQ(bit(out.data() + 32, k), bit(in.data() + 8, k * c.step_num / c.step_den)) << c.dist << " pldi bit " << k;
+        }
+    }
+}
+
+// A mask saved with psts and restored with plds governs a store exactly as the original does, at
+// its width (an open-width mask takes the width of its user).
+TEST(VectorPredicateMemory, SavedMasksRestoreExactly)
+{
+    const std::vector<uint8_t> in = lane_data(all_lane_types()[0], 4);
+    const std::string body = "    %m = pto.pset_b32 \"PAT_M3\" : !pto.mask<b32>\n    %c32i = arith.constant 2048 : i64\n"
+                             "    %slot = pto.castptr %c32i : i64 -> !pto.ptr<i64, ub>\n    pto.psts %m, %slot : !pto.mask<b32>, !pto.ptr<i64, ub>\n"
+                             "    %r = pto.plds %slot : !pto.ptr<i64, ub> -> !pto.mask<G>\n    %t = pto.plds %slot : !pto.ptr<i64, ub> -> !pto.mask<b32>\n"
+                             "    %v = pto.vlds %in_f32[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+                             "    pto.vsts %v, %out_f32[%c0], %r : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<G>\n"
+                             "    pto.vsts %v, %out_f32[%c64], %t : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n";
+    const std::vector<uint8_t> out = run_body(body, in);
+    for (int i = 0; i < 64; ++i)
+        for (int half = 0; half < 2; ++half) {
+            uint32_t got = 0, want = 0xABABABABu;
+            std::memcpy(&got, out.data() + half * 256 + 4 * i, 4);
+            if (m3(i)) std::memcpy(&want, in.data() + 4 * i, 4);
+            ASSERT_EQ(got, want) << "lane " << i << " half " << half;
+        }
+}
+
+TEST(VectorPredicateMemory, ModesOffsetsAndAlignmentAreChecked)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 2);
+    EXPECT_TRUE(has_code(static_codes("    %m = pto.plds %in_i64 {dist = \"PK\"} : !pto.ptr<i64, ub> -> !pto.mask<G>\n"), "LEGAL_PREDICATE_DIST"));
+    EXPECT_TRUE(has_code(static_codes("    %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n" + kSlot + "    pto.pst %m, %out_i64, %s1, \"US\" : !pto.mask<b32>, !pto.ptr<i64, ub>, i32\n"), "LEGAL_PREDICATE_DIST"));
+    EXPECT_TRUE(has_code(static_codes("    %k = arith.index_cast %c1 : index to i32\n    %m = pto.pldi %in_i64, %k, \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n"),
+                         "LEGAL_PREDICATE_IMMEDIATE"));
+    EXPECT_TRUE(has_code(run_codes("    %c4 = arith.constant 1 : index\n    %p = pto.addptr %in_i32, %c4 : !pto.ptr<i32, ub> -> !pto.ptr<i32, ub>\n"
+                                   "    %m = pto.plds %p : !pto.ptr<i32, ub> -> !pto.mask<G>\n", in), "RUN_POINTER_ALIGN"));
+    EXPECT_TRUE(has_code(run_codes("    %far = arith.constant 100000000 : i32\n    %m = pto.pld %in_i64, %far, \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n", in), "RUN_POINTER_RANGE"));
+    // Checked mode: a predicate load of bytes nothing wrote.
+    EXPECT_TRUE(has_code(run_codes("    %at = arith.constant 3072 : i64\n    %p = pto.castptr %at : i64 -> !pto.ptr<i64, ub>\n    %m = pto.plds %p : !pto.ptr<i64, ub> -> !pto.mask<G>\n", in),
+                         "RUN_UNINIT_READ"));
+}
+
+const std::string kReg = "!pto.vreg<64xf32>", kPtr = "!pto.ptr<f32, ub>";
+
+// Two registers streamed from output element 3 (byte 12): whole blocks go out at once, the last
+// partial block only with the flush.
+TEST(VectorAlignStream, UnalignedStoresCommitWholeBlocksAndTheFlushTheTail)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 6);
+    const std::string head = "    %a = pto.vlds %in_f32[%c0] : " + kPtr + " -> " + kReg + "\n    %b = pto.vlds %in_f32[%c64] : " + kPtr + " -> " + kReg +
+                             "\n    %c3 = arith.constant 3 : index\n    %s0 = pto.init_align : !pto.align\n"
+                             "    %s1, %o1 = pto.vstu %s0, %c3, %a, %out_f32, \"POST_UPDATE\" : !pto.align, index, " + kReg + ", " + kPtr + " -> !pto.align, index\n"
+                             "    %s2, %o2 = pto.vstu %s1, %o1, %b, %out_f32, \"POST_UPDATE\" : !pto.align, index, " + kReg + ", " + kPtr + " -> !pto.align, index\n";
+    std::vector<uint8_t> want(kBytes, 0xAB);
+    std::memcpy(want.data() + 12, in.data(), 512);
+    EXPECT_EQ(run_body(head + "    pto.vsta %s2, %out_f32[%o2] : !pto.align, " + kPtr + ", index\n", in), want);
+    // Without a flush the 12 bytes of the last block [512, 524) stay unwritten.
+    std::vector<uint8_t> unflushed = want;
+    std::memset(unflushed.data() + 512, 0xAB, 12);
+    EXPECT_EQ(run_body(head, in), unflushed);
+    // vstas flushes at a byte offset, vstar at its pointer.
+    EXPECT_EQ(run_body(head + "    %b524 = arith.constant 524 : i32\n    pto.vstas %s2, %out_f32, %b524 : !pto.align, " + kPtr + ", i32\n", in), want);
+    EXPECT_EQ(run_body(head + "    %p = pto.addptr %out_f32, %o2 : " + kPtr + " -> " + kPtr + "\n    pto.vstar %s2, %p : !pto.align, " + kPtr + "\n", in), want);
+}
+
+TEST(VectorAlignStream, CountedAndRegisterFormsAppendToTheStream)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 8);
+    // vstus: 5 elements then 7 from byte 4; vstur: a whole register where they end; pstu: a predicate image.
+    const std::string body = "    %a = pto.vlds %in_f32[%c0] : " + kPtr + " -> " + kReg + "\n    %b = pto.vlds %in_f32[%c64] : " + kPtr + " -> " + kReg +
+                             "\n    %p0 = pto.addptr %out_f32, %c1 : " + kPtr + " -> " + kPtr + "\n    %n5 = arith.constant 5 : i32\n    %n7 = arith.constant 7 : i32\n"
+                             "    %s0 = pto.init_align : !pto.align\n"
+                             "    %s1, %p1 = pto.vstus %s0, %n5, %a, %p0, \"POST_UPDATE\" : !pto.align, i32, " + kReg + ", " + kPtr + " -> !pto.align, " + kPtr + "\n"
+                             "    %s2, %p2 = pto.vstus %s1, %n7, %b, %p1 : !pto.align, i32, " + kReg + ", " + kPtr + " -> !pto.align, " + kPtr + "\n"
+                             "    %s3 = pto.vstur %s2, %a, %p2 : !pto.align, " + kReg + ", " + kPtr + " -> !pto.align\n"
+                             "    %c64i = arith.constant 64 : index\n    %p3 = pto.addptr %p2, %c64i : " + kPtr + " -> " + kPtr + "\n"
+                             "    %m = pto.pset_b32 \"PAT_M3\" : !pto.mask<b32>\n"
+                             "    %s4, %p4 = pto.pstu %s3, %m, %p3 : !pto.align, !pto.mask<b32>, " + kPtr + " -> !pto.align, " + kPtr + "\n"
+                             "    pto.vstar %s4, %p4 : !pto.align, " + kPtr + "\n";
+    std::vector<uint8_t> want(kBytes, 0xAB);
+    std::memcpy(want.data() + 4, in.data(), 20);
+    std::memcpy(want.data() + 24, in.data() + 256, 28);
+    std::memcpy(want.data() + 52, in.data(), 256);
+    for (int k = 0; k < 32; ++k) {
+        uint8_t v = 0;
+        for (int b = 0; b < 8; ++b) v = uint8_t(v | ((m3((8 * k + b) / 4) ? 1 : 0) << b));
+        want[std::size_t(308 + k)] = v;
+    }
+    EXPECT_EQ(run_body(body, in), want);
+}
+
+TEST(VectorAlignStream, UnalignedLoadsReadFromTheirAddressAndAdvance)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 10);
+    const std::string body = "    %c3 = arith.constant 3 : index\n    %p = pto.addptr %in_f32, %c3 : " + kPtr + " -> " + kPtr +
+                             "\n    %s = pto.vldas %p : " + kPtr + " -> !pto.align\n"
+                             "    %v, %s1, %p1 = pto.vldus %p, %s : " + kPtr + ", !pto.align -> " + kReg + ", !pto.align, " + kPtr + "\n"
+                             "    %w, %s2 = pto.vldus %p1, %s1 : " + kPtr + ", !pto.align -> " + kReg + ", !pto.align\n"
+                             "    pto.vsts %v, %out_f32[%c0], %all_b32 : " + kReg + ", " + kPtr + ", !pto.mask<b32>\n"
+                             "    pto.vsts %w, %out_f32[%c64], %all_b32 : " + kReg + ", " + kPtr + ", !pto.mask<b32>\n";
+    const std::vector<uint8_t> out = run_body(body, in);
+    EXPECT_TRUE(std::equal(out.begin(), out.begin() + 512, in.begin() + 12));
+}
+
+TEST(VectorAlignStream, BrokenStreamsAreReported)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 12);
+    const std::string a = "    %a = pto.vlds %in_f32[%c0] : " + kPtr + " -> " + kReg + "\n    %c3 = arith.constant 3 : index\n    %s0 = pto.init_align : !pto.align\n"
+                          "    %s1, %o1 = pto.vstu %s0, %c3, %a, %out_f32, \"NO_POST_UPDATE\" : !pto.align, index, " + kReg + ", " + kPtr + " -> !pto.align, index\n";
+    // NO_POST_UPDATE leaves the offset: storing there again does not continue the stream.
+    EXPECT_TRUE(has_code(run_codes(a + "    %s2, %o2 = pto.vstu %s1, %o1, %a, %out_f32, \"POST_UPDATE\" : !pto.align, index, " + kReg + ", " + kPtr + " -> !pto.align, index\n", in),
+                         "RUN_ALIGN_STREAM"));
+    EXPECT_TRUE(has_code(run_codes(a + "    pto.vsta %s1, %out_f32[%o1] : !pto.align, " + kPtr + ", index\n", in), "RUN_ALIGN_STREAM"));
+    // A load state for a store, a store state for a load, a load outside its primed block.
+    EXPECT_TRUE(has_code(run_codes("    %s = pto.vldas %in_f32 : " + kPtr + " -> !pto.align\n    pto.vstar %s, %out_f32 : !pto.align, " + kPtr + "\n", in), "RUN_ALIGN_STREAM"));
+    EXPECT_TRUE(has_code(run_codes("    %s = pto.init_align : !pto.align\n    %v, %s1 = pto.vldus %in_f32, %s : " + kPtr + ", !pto.align -> " + kReg + ", !pto.align\n", in), "RUN_ALIGN_STREAM"));
+    EXPECT_TRUE(has_code(run_codes("    %q = pto.addptr %in_f32, %c32 : " + kPtr + " -> " + kPtr + "\n    %s = pto.vldas %in_f32 : " + kPtr + " -> !pto.align\n"
+                                   "    %v, %s1 = pto.vldus %q, %s : " + kPtr + ", !pto.align -> " + kReg + ", !pto.align\n", in), "RUN_ALIGN_STREAM"));
+    EXPECT_TRUE(has_code(run_codes("    %a = pto.vlds %in_f32[%c0] : " + kPtr + " -> " + kReg + "\n    %n = arith.constant 65 : i32\n    %s0 = pto.init_align : !pto.align\n"
+                                   "    %s1 = pto.vstus %s0, %n, %a, %out_f32 : !pto.align, i32, " + kReg + ", " + kPtr + " -> !pto.align\n", in), "RUN_STREAM_COUNT"));
+    EXPECT_TRUE(has_code(static_codes("    %a = pto.vlds %in_f32[%c0] : " + kPtr + " -> " + kReg + "\n    %s0 = pto.init_align : !pto.align\n"
+                                      "    %s1, %o1 = pto.vstu %s0, %c0, %a, %out_f32 : !pto.align, index, " + kReg + ", " + kPtr + " -> !pto.align, index\n"), "LEGAL_VSTU_MODE"));
+}
+
+}  // namespace
+}  // namespace pto::as::testing

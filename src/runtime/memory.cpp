@@ -4,6 +4,7 @@
 
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/registers.hpp>
+#include <pto/runtime/vector_status.hpp>
 
 #include "runtime/block_scope.hpp"
 
@@ -111,6 +112,7 @@ struct Core {
     std::array<RegionPtr, profile::kMemoryCount> memory;
     CoreRegisters registers;
     profile::Target target;  // whose capacities the memories have
+    uint64_t vms4_status = 0;  // VMS4_SR (vector_status.hpp)
 };
 
 namespace {
@@ -320,6 +322,7 @@ BlockScope::BlockScope(const LaunchOrigin& origin, uint32_t block, uint32_t bloc
             core_ = std::move(t_spare_core);
             for (auto& region : core_->memory) make_fresh(*region);
             core_->registers = {};
+            core_->vms4_status = 0;
         } else {
             core_ = std::make_unique<Core>(make_core());
         }
@@ -352,6 +355,8 @@ void BlockScope::restore()
 // --- the current core's registers and memories ---------------------------------------------------
 
 CoreRegisters& core_registers() { return current_core().registers; }
+
+uint64_t& vms4_status() { return current_core().vms4_status; }
 
 std::byte* memory_base(TileType loc)
 {

@@ -74,4 +74,32 @@ constexpr bool buffer_id_ok(int64_t id) { return id >= 0 && id < kBufferSlots; }
 // Rule LEGAL_MEM_BAR_TYPE: the orderings pto.mem_bar has.
 constexpr bool mem_bar_type_ok(std::string_view type) { return type == "VV_ALL" || type == "VST_VLD" || type == "VLD_VST"; }
 
+// ---- SFU and DSA operations ----
+
+// Rule LEGAL_VECTOR_DTYPE (pto.vmull): the widening multiply takes 32-bit integer lanes.
+constexpr bool widening_multiply_ok(engine::DType t) { return t == engine::DType::I32 || t == engine::DType::U32; }
+
+// Rule LEGAL_VCONV_PAIR: pto.vaddreluconv converts as TADDRELUCONV (f32 -> f16, f16 -> i8, i16 -> i8,
+// rules_elementwise.hpp); pto.vmulconv f16 -> i8, its page's one pair.
+constexpr bool mul_conversion_pair_ok(engine::DType from, engine::DType to) { return from == engine::DType::F16 && to == engine::DType::I8; }
+
+// Rule LEGAL_VECTOR_DTYPE (pto.vsort32, pto.vbitsort, pto.vmrgsort4): TSORT32's f16 and f32 values.
+constexpr bool ub_sort_dtype_ok(engine::DType t) { return t == engine::DType::F32 || t == engine::DType::F16; }
+
+// Rule LEGAL_VECTOR_DTYPE (pto.vtranspose): elements of 1, 2 or 4 bytes, TTRANS's kernel.
+constexpr bool ub_transpose_dtype_ok(engine::DType t) { return engine::dtype_bits(t) <= 32 && engine::dtype_bits(t) >= 8; }
+
+// Rule RUN_VECTOR_CONFIG: a control word with only its fields set, each in range.
+// pto.vsort32: bits [7:0] the repeat count (groups of 32), 1 to 255.
+constexpr bool vsort32_config_ok(int64_t config) { return config >= 1 && config <= 255; }
+// pto.vbitsort: %repeat_times 1 to 255.
+constexpr bool vbitsort_repeat_ok(int64_t repeat) { return repeat >= 1 && repeat <= 255; }
+// pto.vmrgsort4: bit 0 exhausted suspension, bit 1 ascending order.
+constexpr bool vmrgsort_config_ok(int64_t config) { return (config & ~int64_t{3}) == 0; }
+// pto.vtranspose: bits [15:0] the rows, [31:16] the columns, both at least 1; bits [63:32] clear.
+constexpr bool vtranspose_config_ok(int64_t config)
+{
+    return (config >> 32) == 0 && (config & 0xffff) != 0 && ((config >> 16) & 0xffff) != 0;
+}
+
 }  // namespace pto::rules

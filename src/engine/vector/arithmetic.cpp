@@ -3,12 +3,14 @@
 // register's lanes); the mask then clears the inactive lanes.
 #include <pto/engine/ops/vector.hpp>
 
+#include <bit>
 #include <cstring>
 #include <type_traits>
 
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/line_kernels.hpp"
 #include "engine/elementwise/math_lines.hpp"
+#include "engine/vector/lanes.hpp"
 
 namespace pto::engine::vector {
 
@@ -119,7 +121,7 @@ std::string_view binary_problem(BinaryOp op, DType dtype)
 std::string_view unary_problem(UnaryOp op, DType dtype)
 {
     switch (op) {
-        case UnaryOp::Not: return is_float(dtype) ? "integer lanes" : "";
+        case UnaryOp::Not: case UnaryOp::PopCount: case UnaryOp::LeadingSign: return is_float(dtype) ? "integer lanes" : "";
         case UnaryOp::Exp: case UnaryOp::Ln: case UnaryOp::Sqrt: case UnaryOp::Rsqrt: case UnaryOp::Rec:
             return is_float(dtype) ? "" : "f32, f16 or bf16 lanes";
         default: return {};
@@ -174,6 +176,33 @@ void binary(BinaryOp op, DType dtype, const Register& a, const Register& b, cons
     binary_kernel(op, dtype)(a, b, mask, dst);
 }
 
+namespace {
+
+// vbcnt, vcls on the lanes' bits (signedness does not change them): the top bit of a lane is its sign.
+template <typename U>
+void count_bits_of(UnaryOp op, const Register& a, Register& dst)
+{
+    constexpr int bits = int(sizeof(U)) * 8;
+    for (int i = 0; i < kRegisterBytes / int(sizeof(U)); ++i) {
+        const U v = lanes::get<U>(a, i);
+        const U same = (v >> (bits - 1)) ? U(~v) : v;  // the run of sign bits becomes a run of zeros
+        const int n = op == UnaryOp::PopCount ? std::popcount(v) : std::countl_zero(same);
+        lanes::set<U>(dst, i, U(n));
+    }
+}
+
+void count_bits(UnaryOp op, DType dtype, const Register& a, Register& dst)
+{
+    switch (dtype_bits(dtype)) {
+        case 8: return count_bits_of<uint8_t>(op, a, dst);
+        case 16: return count_bits_of<uint16_t>(op, a, dst);
+        case 32: return count_bits_of<uint32_t>(op, a, dst);
+        default: return count_bits_of<uint64_t>(op, a, dst);
+    }
+}
+
+}  // namespace
+
 void unary(UnaryOp op, DType dtype, const Register& a, const Register& mask, Register& dst)
 {
     switch (op) {
@@ -183,6 +212,7 @@ void unary(UnaryOp op, DType dtype, const Register& a, const Register& mask, Reg
         case UnaryOp::Rsqrt: math(elementwise::MathFn::Rsqrt, dtype, a, dst); break;
         case UnaryOp::Rec: math(elementwise::MathFn::Recip, dtype, a, dst); break;
         case UnaryOp::Mov: dst.bytes = a.bytes; break;
+        case UnaryOp::PopCount: case UnaryOp::LeadingSign: count_bits(op, dtype, a, dst); break;
         default: {
             const LineOp line = op == UnaryOp::Abs ? LineOp::Abs : op == UnaryOp::Neg ? LineOp::Neg : op == UnaryOp::Not ? LineOp::Not : LineOp::Relu;
             elementwise::visit_arithmetic_type(dtype, [&]<typename T>() {

@@ -85,7 +85,9 @@ Register widen_mask(const Register& b32_mask);
 // ---- arithmetic ---------------------------------------------------------------------------------
 
 enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Max, Min, And, Or, Xor, Shl, Shr };
-enum class UnaryOp : uint8_t { Abs, Neg, Not, Relu, Exp, Ln, Sqrt, Rsqrt, Rec, Mov };
+// PopCount (vbcnt): the set bits of a lane; LeadingSign (vcls): the run of bits equal to the top bit,
+// counted from the top bit itself (both of integer lanes, the count in the lane type).
+enum class UnaryOp : uint8_t { Abs, Neg, Not, Relu, Exp, Ln, Sqrt, Rsqrt, Rec, Mov, PopCount, LeadingSign };
 
 // Whether an operation is defined on element type `dtype`: empty when it is, else what it needs.
 std::string_view binary_problem(BinaryOp op, DType dtype);
@@ -242,5 +244,38 @@ void multiply_add(DType dtype, const Register& add, const Register& a, const Reg
 void axpy(DType dtype, double alpha, const Register& x, const Register& y, const Register& mask, Register& dst);
 // vexpdif: dst = exp(a - max): the difference rounded to the lane type, then TEXP's exponential.
 void exp_difference(DType dtype, const Register& a, const Register& max, Register& dst);
+
+// ---- SFU and DSA operations (sfu.cpp, ub_sort.cpp, ub_transpose.cpp) -------------------------
+
+// pto.vmull: the full product of 32-bit lanes (signed for i32, unsigned for u32); its low 32 bits go to
+// `low`, its high 32 bits to `high`. Inactive lanes are zero in both.
+std::string_view widening_multiply_problem(DType dtype);
+void widening_multiply(DType dtype, const Register& a, const Register& b, const Register& mask, Register& low, Register& high);
+
+// pto.vaddreluconv (relu(a + b)) and pto.vmulconv (a * b) into another lane type: source lane i goes to
+// result lane i (the lower lanes; the others zero), converted once to nearest even, saturating, as
+// TADDRELUCONV converts. Pairs: empty when `from` -> `to` is one, else what the operation needs.
+enum class ConvertingOp : uint8_t { AddRelu, Mul };
+std::string_view converting_problem(ConvertingOp op, DType from, DType to);
+void converting(ConvertingOp op, DType from, DType to, const Register& a, const Register& b, const Register& mask, Register& dst);
+
+// UB sorts over TSORT32's 8-byte records: the value's bits in the low 4 bytes (an f16 zero-extended),
+// its index in the high 4. f16 and f32 values only.
+std::string_view ub_sort_problem(DType dtype);
+// pto.vsort32 / pto.vbitsort: `groups` groups of 32 values at `values`, each sorted largest first (ties:
+// the earlier element first) into 32 records at `records` (256 bytes a group). `indices` gives each
+// value's index (32 per group); null: the value's position from `values` (0 to 32 * groups - 1).
+void sort32_groups(DType dtype, const std::byte* values, const std::byte* indices, int groups, std::byte* records);
+// pto.vmrgsort4: merges four sorted lists of records (`counts[k]` records at `lists[k]`; an empty list
+// takes no part) into `dst`, largest first (`ascending`: smallest first), the lower list first among
+// equal values, as TMRGSORT merges. With `exhausted` the merge stops right after the record that empties
+// a list. Returns the records taken from each list (VMS4_SR's layout: list k in bits 16k to 16k + 15).
+uint64_t merge_sorted_lists(DType dtype, const std::byte* const (&lists)[4], const uint16_t (&counts)[4], bool ascending, bool exhausted,
+                            std::byte* dst);
+
+// pto.vtranspose: the row-major rows x cols matrix at `src` (1-, 2- or 4-byte elements) into its
+// cols x rows transpose at `dst`; dst may overlap src.
+std::string_view ub_transpose_problem(DType dtype);
+void transpose_matrix(int element_bytes, const std::byte* src, int rows, int cols, std::byte* dst);
 
 }  // namespace pto::engine::vector

@@ -211,8 +211,10 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
             if (!check_result_count(1, bound, loc)) return false;
             break;
         case SigStyle::Plain:
-            // MLIR's short form: `arith.addi %a, %b : i32` types the operands and the result alike.
+            // MLIR's short form: `arith.addi %a, %b : i32` types the operands and the result alike;
+            // with no operands, one type per result types each (`%a, %b = pto.get_vms4_sr : i16, i16`).
             if (types.size() == 1) result_types.assign(bound, types.front());
+            else if (written.values.empty() && types.size() == bound) result_types = types;
             break;
         default: break;
     }

@@ -47,6 +47,11 @@ constexpr VectorArg kUnpackOperands[] = {VReg, Index};
 constexpr VectorArg kCarryResults[] = {VReg, Mask};
 constexpr VectorArg kMultiplyAddOperands[] = {VReg, VReg, VReg, Mask};
 constexpr VectorArg kAxpyOperands[] = {VReg, VReg, LaneScalar, Mask};
+// SFU and DSA operations
+constexpr VectorArg kUbConfigOperands[] = {Pointer, Pointer, Scalar};
+constexpr VectorArg kBitSortOperands[] = {Pointer, Pointer, Pointer, Index};
+constexpr VectorArg kMergeSortOperands[] = {Pointer, Pointer, Pointer, Pointer, Pointer, Scalar, Scalar};
+constexpr VectorArg kFourScalars[] = {Scalar, Scalar, Scalar, Scalar};
 
 constexpr VectorArg kPairLoadResults[] = {VReg, VReg};
 constexpr VectorArg kPairStoreOperands[] = {VReg, VReg, Pointer, Index, Mask};
@@ -116,6 +121,15 @@ constexpr VectorOpDef rearrange(std::string_view name, engine::vector::Rearrange
 constexpr VectorOpDef fused(std::string_view name, engine::vector::FusedOp op)
 {
     return {.name = name, .family = VectorFamily::Fused, .operands = kBinaryOperands, .results = kVRegResult, .fused = op};
+}
+
+constexpr VectorOpDef sfu(std::string_view name, VectorFamily family, std::span<const VectorArg> operands, std::span<const VectorArg> results = {})
+{
+    return {.name = name, .family = family, .operands = operands, .results = results};
+}
+constexpr VectorOpDef converting(std::string_view name, engine::vector::ConvertingOp op)
+{
+    return {.name = name, .family = VectorFamily::ConvertingFused, .operands = kBinaryOperands, .results = kRetypedResult, .converting = op};
 }
 
 constexpr VectorOpDef kDefinitions[] = {
@@ -204,6 +218,14 @@ constexpr VectorOpDef kDefinitions[] = {
     {"pto.vmula", VectorFamily::MultiplyAdd, kMultiplyAddOperands, kVRegResult},
     {"pto.vaxpy", VectorFamily::Axpy, kAxpyOperands, kVRegResult},
     {"pto.vexpdif", VectorFamily::ExpDifference, kTwoRegisters, kVRegResult},
+    // SFU and DSA operations; pto.vmrgsort is the mnemonic of vmrgsort4's own page.
+    unary("pto.vbcnt", UnaryOp::PopCount), unary("pto.vcls", UnaryOp::LeadingSign),
+    sfu("pto.vmull", VectorFamily::WideningMultiply, kBinaryOperands, kTwoRegisters),
+    converting("pto.vaddreluconv", engine::vector::ConvertingOp::AddRelu), converting("pto.vmulconv", engine::vector::ConvertingOp::Mul),
+    sfu("pto.vsort32", VectorFamily::Sort32, kUbConfigOperands), sfu("pto.vbitsort", VectorFamily::BitSort, kBitSortOperands),
+    sfu("pto.vmrgsort4", VectorFamily::MergeSort, kMergeSortOperands), sfu("pto.vmrgsort", VectorFamily::MergeSort, kMergeSortOperands),
+    sfu("pto.get_vms4_sr", VectorFamily::MergeStatus, {}, kFourScalars),
+    sfu("pto.vtranspose", VectorFamily::Transpose, kUbConfigOperands),
 };
 
 std::string_view arg_name(VectorArg a)
@@ -336,6 +358,10 @@ public:
             case VectorFamily::AlignInit: case VectorFamily::LoadPrime: case VectorFamily::UnalignedLoad:
             case VectorFamily::UnalignedStore: case VectorFamily::StreamFlush:
                 if (problems_.empty()) read_memory_form(op_, form_, problems_);
+                break;
+            case VectorFamily::WideningMultiply: case VectorFamily::ConvertingFused: case VectorFamily::Sort32:
+            case VectorFamily::BitSort: case VectorFamily::MergeSort: case VectorFamily::MergeStatus: case VectorFamily::Transpose:
+                if (problems_.empty()) read_sfu_form(op_, form_, problems_);
                 break;
         }
         return form_;

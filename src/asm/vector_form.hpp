@@ -47,6 +47,14 @@ enum class VectorFamily : uint8_t {
     MultiplyAdd,  // pto.vmula %add, %a, %b, %mask
     Axpy,         // pto.vaxpy %x, %y, %alpha, %mask
     ExpDifference,  // pto.vexpdif %a, %max
+    // SFU and DSA operations (vector_sfu_form.cpp reads them)
+    WideningMultiply,  // pto.vmull %a, %b, %mask -> low, high
+    ConvertingFused,   // pto.vaddreluconv / pto.vmulconv %a, %b, %mask -> another register type
+    Sort32,            // pto.vsort32 %dest, %src, %config
+    BitSort,           // pto.vbitsort %dest, %src, %indices, %repeat_times
+    MergeSort,         // pto.vmrgsort4 %dest, %src0, %src1, %src2, %src3, %count, %config
+    MergeStatus,       // pto.get_vms4_sr -> four i16 counts
+    Transpose,         // pto.vtranspose %dest, %src, %config
     // The other memory forms (vector_memory_form.cpp reads them):
     PairLoad,      // pto.vldsx2 %ptr[%offset], "DINTLV_B32" -> low, high
     PairStore,     // pto.vstsx2 %low, %high, %ptr[%offset], "INTLV_B32", %mask
@@ -101,6 +109,7 @@ struct VectorOpDef {
     StreamUnit unit = StreamUnit::None;  // the memory forms' offset operand
     int optional_results = 0;            // trailing results the text may leave out (vldus's base, vstus's)
     bool masked = false;                 // Gather: vgather2_bc (a mask, not a lane count)
+    engine::vector::ConvertingOp converting = {};  // ConvertingFused
 };
 
 std::span<const VectorOpDef> vector_op_definitions();
@@ -142,10 +151,12 @@ void read_conversion_form(const Operation& op, VectorForm& form, std::vector<Vec
 void read_rearrange_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
 
 // Whether a family is one of the memory forms after pto.vsts (lowered by lower_vector_memory.cpp).
-constexpr bool is_memory_family(VectorFamily f) { return f >= VectorFamily::PairLoad; }
+constexpr bool is_memory_family(VectorFamily f) { return f >= VectorFamily::PairLoad && f <= VectorFamily::StreamFlush; }
 
 // The other memory forms' own reading (vector_memory_form.cpp), after the common checks.
 void read_memory_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
+// The SFU and DSA families' own reading (vector_sfu_form.cpp), after the common checks.
+void read_sfu_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
 
 // The lane width of a register type, or of a mask type (0 when it left the width open).
 std::optional<int> vreg_lane_bytes(const Type& t);

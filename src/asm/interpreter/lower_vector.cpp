@@ -275,6 +275,22 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             return add([width = form.result_lane_bytes, a = in[0], d = out[0]](Frame& f) {
                 vec::mask_bitcast(register_of(f.slots[a], "input"), width, writable_register(f.slots[d]));
             });
+        // SFU and DSA operations
+        case VectorFamily::WideningMultiply:
+            return add([=, a = in[0], b = in[1], mask = in[2], low = out[0], high = out[1]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::Register lo, hi;
+                vec::widening_multiply(dtype, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m, lo, hi);
+                writable_register(f.slots[low]) = lo;
+                writable_register(f.slots[high]) = hi;
+            });
+        case VectorFamily::ConvertingFused:
+            return add([=, op = def.converting, c = form.conversion, a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
+                const vec::Register& m = mask_of(f.slots[mask], lanes);
+                vec::converting(op, c.from, c.to, register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m, writable_register(f.slots[d]));
+            });
+        case VectorFamily::Sort32: case VectorFamily::BitSort: case VectorFamily::MergeSort: case VectorFamily::MergeStatus:
+        case VectorFamily::Transpose: return lower_vector_ub(op, form, in, out, body);
         default: return;  // the memory forms, lowered above by lower_vector_memory
     }
 }

@@ -67,6 +67,8 @@ public:
     void lower_cube(const Operation& op, Body& body);
     void lower_vector(const Operation& op, Body& body);
     void lower_vector_memory(const Operation& op, const VectorForm& form, Body& body);
+    // The vector operations on UB through pointers (sorts, transpose) and pto.get_vms4_sr.
+    void lower_vector_ub(const Operation& op, const VectorForm& form, const std::vector<int>& in, const std::vector<int>& out, Body& body);
 
     // The tile descriptor a tile type describes, without storage.
     engine::TileDesc tile_prototype(const Operation& op, const Type& type) const;

@@ -193,7 +193,8 @@ std::vector<Record> reference_merge(const LaneType& t, const MergeInput& m, bool
     return out;
 }
 
-std::string merge_body(const LaneType& t, const int (&counts)[4], int64_t config)
+// `mnemonic`: pto.vmrgsort4, or pto.vmrgsort, the spelling of the op page's title.
+std::string merge_body(const LaneType& t, const int (&counts)[4], int64_t config, const std::string& mnemonic)
 {
     int64_t packed = 0;
     for (int k = 0; k < 4; ++k) packed |= int64_t(counts[k]) << (16 * k);
@@ -203,7 +204,7 @@ std::string merge_body(const LaneType& t, const int (&counts)[4], int64_t config
         body += "    %l" + std::to_string(k) + " = pto.castptr %l" + std::to_string(k) + "_at : i64 -> " + t.ptr() + "\n";
     }
     const std::string p = t.ptr();
-    body += "    pto.vmrgsort4 %out_" + t.name + ", %l0, %l1, %l2, %l3, %count, %cfg : " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", i64, i64\n";
+    body += "    " + mnemonic + " %out_" + t.name + ", %l0, %l1, %l2, %l3, %count, %cfg : " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", i64, i64\n";
     // The counts after it, as i16 values at output byte 1536 on.
     body += "    %n0, %n1, %n2, %n3 = pto.get_vms4_sr : i16, i16, i16, i16\n";
     for (int k = 0; k < 4; ++k)
@@ -226,7 +227,7 @@ TEST(VectorUbSort, Vmrgsort4MergesFourListsAndReportsTheCounts)
             const LaneType& t = lane_type(name);
             const bool ascending = c.config & 2, exhausted = c.config & 1;
             const MergeInput m = merge_input(t, c.counts, ascending, 200 + uint32_t(c.counts[0]));
-            const Bytes out = run_body(merge_body(t, c.counts, c.config), m.in);
+            const Bytes out = run_body(merge_body(t, c.counts, c.config, t.bytes == 4 ? "pto.vmrgsort4" : "pto.vmrgsort"), m.in);
             int taken[4];
             const std::vector<Record> want = reference_merge(t, m, ascending, exhausted, taken);
             const std::string what = std::string(name) + " counts " + std::to_string(c.counts[0]) + "," + std::to_string(c.counts[1]) + "," +

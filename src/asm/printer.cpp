@@ -333,10 +333,11 @@ private:
         }
     }
 
-    // `T`, `(T, U)` or `()`; `T, U` where the source wrote several without parentheses.
-    void result_types(const Operation& op)
+    // `T`, `(T, U)` or `()`; `T, U` where the source wrote several without parentheses and `bare` allows
+    // it (after `A, B ->`; after `(A, B) ->` the parser reads one type or a parenthesized list).
+    void result_types(const Operation& op, bool bare = true)
     {
-        const bool parenthesized = op.results.size() != 1 && !(op.spelling.bare_results && !op.results.empty());
+        const bool parenthesized = op.results.size() != 1 && !(bare && op.spelling.bare_results && !op.results.empty());
         if (parenthesized) out_ += "(";
         for (std::size_t i = 0; i < op.results.size(); ++i) {
             if (i) out_ += ", ";
@@ -738,7 +739,7 @@ private:
                 out_ += " : (";
                 type_list(types);
                 out_ += ") -> ";
-                result_types(op);
+                result_types(op, false);
                 break;
             case SigStyle::Cast:
                 out_ += " : ";
@@ -1029,7 +1030,7 @@ private:
             type(written ? op.operand_types[i] : op.operand_type(i));
         }
         out_ += ") -> ";
-        result_types(op);
+        result_types(op, false);
     }
 
     // "func.func"() <{function_type = ..., sym_name = "f"}> ({ ^bb0(%a: A): ... }) {...} : () -> ()

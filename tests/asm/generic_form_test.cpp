@@ -253,6 +253,27 @@ TEST(GenericForm, PrinterWritesEveryOperationGenerically)
     EXPECT_EQ(text.find("pto.tadd ins"), std::string::npos) << text;
 }
 
+// Several results after a parenthesized operand list are parenthesized too (the parser reads one type
+// or a list there), so that `%lo, %hi = pto.vmull ... -> A, B` and `pto.get_vms4_sr : i16, ...` read
+// back the same in every form.
+TEST(GenericForm, SeveralResultsReadBackInEveryForm)
+{
+    const std::string r = "!pto.vreg<64xi32>";
+    const std::string text = in_function("  %a, %b, %c, %d = pto.get_vms4_sr : i16, i16, i16, i16\n  pto.vecscope {\n"
+                                         "    %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n    %v = pto.vbr %k : i32 -> " + r + "\n"
+                                         "    %lo, %hi = pto.vmull %v, %v, %m : " + r + ", " + r + ", !pto.mask<b32> -> " + r + ", " + r + "\n"
+                                         "    %x, %y = pto.vintlv %v, %v : " + r + ", " + r + " -> " + r + ", " + r + "\n  }",
+                                         "%k: i32");
+    const Module m = parse_clean(text, "results.pto").module;
+    for (Form form : {Form::Generic, Form::Asm, Form::SSA, Form::Preserve}) {
+        const std::string printed = print(m, form);
+        const Module again = parse_clean(printed, "printed.pto").module;
+        auto difference = first_difference(m, again, /*exact=*/false);
+        EXPECT_FALSE(difference) << *difference << "\nprinted:\n" << printed;
+        EXPECT_EQ(body_of(again).front()->results.front()->type, body_of(m).front()->results.front()->type) << printed;
+    }
+}
+
 TEST(GenericForm, OperandsWithoutAGenericSpellingKeepTheirCustomForm)
 {
     // A subscript on an operation with no named operand segments has no generic equivalent.

@@ -254,6 +254,29 @@ TEST(VectorUbSort, GetVms4SrReadsZeroBeforeAnyMerge)
     for (int b = 0; b < 8; ++b) EXPECT_EQ(out[std::size_t(b)], 0) << "byte " << b;
 }
 
+// The pages' pipeline: vsort32 sorts four groups, vmrgsort4 merges them into one sorted run. The indices
+// are positions and a lower list holds lower ones, so the result is the whole input sorted largest first,
+// equal values by position.
+TEST(VectorUbSort, Vsort32ThenVmrgsort4SortsAllValues)
+{
+    const LaneType& t = lane_type("f32");
+    Bytes in = tie_values(t, 128, 120);
+    in.resize(kBytes);
+    const std::string p = t.ptr();
+    std::string body = index_const("groups", 4) + index_const("runs_at", 1024) + "    %runs = pto.castptr %runs_at : i64 -> " + p + "\n" +
+                       "    pto.vsort32 %runs, %in_f32, %groups : " + p + ", " + p + ", i64\n";
+    for (int k = 0; k < 4; ++k)
+        body += index_const("l" + std::to_string(k) + "_at", 1024 + 256 * k) + "    %l" + std::to_string(k) + " = pto.castptr %l" + std::to_string(k) +
+                "_at : i64 -> " + p + "\n";
+    body += index_const("count", 32 | (32 << 16) | (int64_t{32} << 32) | (int64_t{32} << 48)) + index_const("cfg", 0) +
+            "    pto.vmrgsort4 %out_f32, %l0, %l1, %l2, %l3, %count, %cfg : " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", i64, i64\n";
+    const Bytes out = run_body(body, in);
+    std::vector<Record> want;
+    for (int i = 0; i < 128; ++i) want.push_back({lane_bits(in.data(), t, i), uint32_t(i)});
+    sort_records(t, want);
+    for (std::size_t i = 0; i < 128; ++i) ASSERT_EQ(record_at(out, i), pack(want[i])) << "record " << i;
+}
+
 // ---- vtranspose ---------------------------------------------------------------------------------------
 
 TEST(VectorUbSort, VtransposeTransposesRowMajorMatricesOfEveryElementSize)
@@ -362,6 +385,26 @@ TEST(VectorUbSort, RunTimeChecksStopTheRunWithTheirCodes)
         const std::vector<std::string> codes = run_codes(body, in);
         ASSERT_FALSE(codes.empty()) << "expected " << code << " for\n" << body;
         EXPECT_EQ(codes.front(), code) << body;
+    }
+}
+
+// The messages name the operand and the field that is wrong.
+TEST(VectorUbSort, RunTimeMessagesNameTheProblem)
+{
+    const std::pair<std::string, std::vector<std::string>> cases[] = {
+        {index_const("cfg", 5) + "    pto.vmrgsort4 %out_f32, %in_f32, %in_f32, %in_f32, %in_f32, %cfg, %cfg : !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, "
+                                 "!pto.ptr<f32, ub>, !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, i64, i64\n",
+         {"RUN_VECTOR_CONFIG", "config", "control word", "ascending", "5"}},
+        {index_const("cfg", 0) + "    pto.vtranspose %out_f32, %in_f32, %cfg : !pto.ptr<f32, ub>, !pto.ptr<f32, ub>, i64\n",
+         {"RUN_VECTOR_CONFIG", "config", "rows", "columns"}},
+    };
+    for (const auto& [body, words] : cases) {
+        const ParseResult parsed = parse_ok(program(body));
+        std::vector<uint8_t> input = random_bytes(kBytes, 9), out(kBytes, 0);
+        const RunResult r = run(parsed.module, {array_arg("in", input), array_arg("out", out)}, checked_run());
+        ASSERT_FALSE(r.ok()) << body;
+        const std::string text = format_all(r);
+        for (const std::string& w : words) EXPECT_NE(text.find(w), std::string::npos) << "no '" << w << "' in " << text;
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
+#include "asm/verifier.hpp"
 #include <pto/common/event.hpp>
 #include <pto/runtime/sync.hpp>
 
@@ -76,6 +77,22 @@ std::vector<T> random_vector(std::size_t n, uint32_t seed, double lo = -100, dou
     std::vector<T> v(n);
     for (auto& x : v) x = T(dist(gen));
     return v;
+}
+
+// The first code the verifier reports on `text` (a5), or "none".
+inline std::string first_static_code(const std::string& text)
+{
+    const std::vector<pto::Diagnostic> found = verify(parse_ok(text).module, profile::Target::A5);
+    return found.empty() ? "none" : found[0].code;
+}
+
+// The first code of a checked run of `text`, which the verifier must accept, or "none".
+inline std::string first_run_code(const std::string& text, const std::vector<ArgumentBinding>& args = {})
+{
+    const ParseResult parsed = parse_ok(text);
+    for (const auto& d : verify(parsed.module, profile::Target::A5)) ADD_FAILURE() << d.format() << "\n" << text;
+    const RunResult r = run(parsed.module, args, checked_run());
+    return r.diagnostics.empty() ? "none" : r.diagnostics[0].code;
 }
 
 }  // namespace pto::as::testing

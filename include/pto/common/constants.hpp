@@ -26,6 +26,9 @@ constexpr uint32_t B4_C0_SIZE = 64;
 constexpr int MX_COL_LEN = 2;
 constexpr int MX_ROW_LEN = 16;
 constexpr int MX_BLOCK_SIZE = 32;
+constexpr int HIF4_COL_LEN = 4;
+constexpr int HIF4_ROW_LEN = 16;
+constexpr int HIF4_BLOCK_SIZE = 64;
 constexpr int FRACTAL_ZZ_ROW = 16;
 
 // Named small numbers of the public library's kernels.

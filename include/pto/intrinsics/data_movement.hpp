@@ -31,7 +31,7 @@ constexpr void static_check_global_transfer()
     static_assert(rules::gm_layout_ok(profile::kProfile, TileData::Loc, GlobalData::layout, TileData::BFractal, TileData::SFractal,
                                       TileData::Rows, TileData::Cols, tile_type),
                   "LEGAL_GM_LAYOUT: unsupported (global layout, tile layout) pair: ND<->row-major, DN<->col-major, "
-                  "NZ<->Nz; Mat tiles also ND<->Nz and DN<->Zn; 64-bit elements ND/DN only");
+                  "NZ<->Nz; Mat tiles also ND<->Nz and DN<->Zn (a5: ND -> a one-row Zz tile); 64-bit elements ND/DN only");
     static_assert(TileData::Loc == TileType::Acc ||
                       rules::gm_fractal_conversion_ok(GlobalData::layout, TileData::BFractal, TileData::SFractal,
                                                       TileData::SFractalSize, GlobalData::staticShape[0],
@@ -47,8 +47,9 @@ constexpr void static_check_tload()
     static_assert(is_global_data_v<GlobalData>, "TLOAD loads from a GlobalTensor");
     constexpr auto& target = profile::kProfile;
     constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
-    static_assert(rules::tload_location_ok(target, TileData::Loc),
-                  "LEGAL_TLOAD_LOCATION: TLOAD loads into Vec or Mat tiles (on cpu also Acc tiles)");
+    static_assert(rules::tload_location_ok(target, TileData::Loc, GlobalData::layout),
+                  "LEGAL_TLOAD_LOCATION: TLOAD loads into Vec or Mat tiles (on cpu also Acc and Bias tiles, and "
+                  "ScaleLeft/ScaleRight tiles from MX scale tensors)");
     static_assert(rules::tload_dtype_ok(target, tile_type),
                   "LEGAL_TLOAD_DTYPE: PTO_TARGET does not load this element type");
     static_assert(rules::tload_pad_ok(target, tile_type, TileData::PadVal),
@@ -57,7 +58,24 @@ constexpr void static_check_tload()
                                                TileData::ValidRow, TileData::ValidCol, GlobalData::staticShape),
                   "LEGAL_TLOAD_STATIC_SHAPE: on a5 a static ND load needs ValidCol == shape[4] and "
                   "ValidRow == shape[0]*shape[1]*shape[2]*shape[3]");
-    static_check_global_transfer<TileData, GlobalData>();
+    if constexpr (rules::is_mx_layout(GlobalData::layout)) {
+        static_assert(rules::mx_load_layout_ok(target, TileData::Loc, GlobalData::layout, TileData::BFractal,
+                                               TileData::SFractal, TileData::SFractalSize),
+                      "LEGAL_GM_LAYOUT: an MX scale tensor loads on a5/cpu into a tile of 16x2 fractals "
+                      "(SFractalSize 32): MX_A_ZZ/MX_A_ND/MX_A_DN into Zz (RowMajor, RowMajor), "
+                      "MX_B_NN/MX_B_ND/MX_B_DN into Nn (ColMajor, ColMajor); a Mat tile (on cpu also the "
+                      "ScaleLeft/ScaleRight tile)");
+        static_assert(rules::mx_load_dtype_ok(target, tile_type, engine::dtype_of<typename GlobalData::DType>),
+                      "LEGAL_GM_MX_DTYPE: MX scales are float8_e8m0_t in the tile and the tensor (cpu: any "
+                      "one-byte element)");
+        static_assert(rules::mx_global_shape_ok(GlobalData::layout, GlobalData::staticShape[0],
+                                                GlobalData::staticShape[1], GlobalData::staticShape[3],
+                                                GlobalData::staticShape[4]),
+                      "LEGAL_GM_MX_SHAPE: MX_A_ZZ/MX_B_NN tensors have shape[3] == 16 and shape[4] == 2; "
+                      "MX_*_ND/MX_*_DN tensors have shape[0] == shape[1] == 1 and shape[4] == 2");
+    } else {
+        static_check_global_transfer<TileData, GlobalData>();
+    }
 }
 
 template <typename TileData, typename GlobalData>

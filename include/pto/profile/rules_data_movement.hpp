@@ -67,6 +67,68 @@ constexpr bool tload_location_ok(const profile::Profile& p, TileType loc)
     return tload_location_ok(loc) || (p.target == profile::Target::Cpu && (loc == TileType::Acc || loc == TileType::Bias));
 }
 
+// --- MX scale tensors ------------------------------------------------------------------------------
+
+// The layouts of E8M0 scale tensors for TMATMUL_MX: the left operand's (MX_A_*: M x groups) and the
+// right operand's (MX_B_*: groups x N).
+constexpr bool is_mx_a_layout(Layout l)
+{
+    return l == Layout::MX_A_ND || l == Layout::MX_A_DN || l == Layout::MX_A_ZZ;
+}
+constexpr bool is_mx_b_layout(Layout l)
+{
+    return l == Layout::MX_B_ND || l == Layout::MX_B_DN || l == Layout::MX_B_NN;
+}
+constexpr bool is_mx_layout(Layout l)
+{
+    return is_mx_a_layout(l) || is_mx_b_layout(l);
+}
+
+// Rule LEGAL_TLOAD_LOCATION with the tensor's layout: as above; the cpu profile also loads an MX_A_*
+// tensor straight into a ScaleLeft tile and an MX_B_* one into a ScaleRight tile (the public CPU
+// simulation loads into any tile; the devices go through L1).
+constexpr bool tload_location_ok(const profile::Profile& p, TileType loc, Layout global)
+{
+    if (tload_location_ok(p, loc)) return true;
+    return p.target == profile::Target::Cpu && ((loc == TileType::ScaleLeft && is_mx_a_layout(global)) ||
+                                                (loc == TileType::ScaleRight && is_mx_b_layout(global)));
+}
+
+// Rule LEGAL_GM_LAYOUT for an MX tensor (TLOAD only; a5 and cpu, a2a3 has no MX): A-side layouts load
+// into a Zz tile, B-side ones into an Nn tile, both of 32-byte (16 x 2) fractals: a Mat tile, or on cpu
+// the scale tile itself (ScaleLeft is Zz, ScaleRight Nn).
+constexpr bool mx_load_layout_ok(const profile::Profile& p, TileType loc, Layout global, BLayout b, SLayout s,
+                                 int fractal_bytes)
+{
+    if (p.target == profile::Target::A2A3 || !is_mx_layout(global)) return false;
+    if (fractal_bytes != TileConfig::fractalMxSize) return false;
+    const bool zz = b == BLayout::RowMajor && s == SLayout::RowMajor;
+    const bool nn = b == BLayout::ColMajor && s == SLayout::ColMajor;
+    const bool arrangement = is_mx_a_layout(global) ? zz : nn;
+    const bool location = loc == TileType::Mat || (p.target == profile::Target::Cpu &&
+                                                   (loc == TileType::ScaleLeft || loc == TileType::ScaleRight));
+    return arrangement && location;
+}
+
+// Rule LEGAL_GM_MX_DTYPE: a5 loads MX scales as float8_e8m0_t on both sides; the cpu profile moves any
+// one-byte element, as the public CPU simulation does.
+constexpr bool mx_load_dtype_ok(const profile::Profile& p, DType tile, DType global)
+{
+    if (p.target == profile::Target::Cpu) return dtype_bits(tile) == 8 && dtype_bits(global) == 8;
+    return tile == DType::F8E8M0 && global == DType::F8E8M0;
+}
+
+// Rule LEGAL_GM_MX_SHAPE: an MX_A_ZZ or MX_B_NN tensor is made of 16 x 2 boxes (dimensions 3 and 4 of
+// extent 16 and 2); an MX_*_ND or MX_*_DN tensor is 3-D (dimensions 0 and 1 of extent 1) with pairs of
+// groups innermost (dimension 4 of extent 2). DYNAMIC counts as unknown here and is checked at run time.
+constexpr bool mx_global_shape_ok(Layout global, int64_t dim0, int64_t dim1, int64_t dim3, int64_t dim4)
+{
+    auto is = [](int64_t d, int64_t v) { return d == v || d == DYNAMIC; };
+    if (global == Layout::MX_A_ZZ || global == Layout::MX_B_NN) return is(dim3, MX_ROW_LEN) && is(dim4, MX_COL_LEN);
+    if (is_mx_layout(global)) return is(dim0, 1) && is(dim1, 1) && is(dim4, MX_COL_LEN);
+    return true;
+}
+
 // Rule LEGAL_TLOAD_PAD: A5 pads 64-bit integer tiles only with Null or Zero.
 constexpr bool tload_pad_ok(const profile::Profile& p, DType t, PadValue pad)
 {
@@ -193,12 +255,15 @@ constexpr bool gm_layout_ok(TileType loc, Layout global, BLayout b, SLayout s, i
            ((global == Layout::ND && a == TileArrangement::NZ) || (global == Layout::DN && a == TileArrangement::ZN));
 }
 
-// Rule LEGAL_GM_LAYOUT on a profile: the cpu profile also moves an ND or DN tensor to and from any
-// tile arrangement, folding the tensor as the tile's major order reads it (see gm_fold_layout).
+// Rule LEGAL_GM_LAYOUT on a profile: A5 also loads an ND vector into a one-row Zz Mat tile (the
+// left scales of an MX GEMV); the cpu profile also moves an ND or DN tensor to and from any tile
+// arrangement, folding the tensor as the tile's major order reads it (see gm_fold_layout).
 constexpr bool gm_layout_ok(const profile::Profile& p, TileType loc, Layout global, BLayout b, SLayout s, int rows,
                             int cols, DType t)
 {
-    return gm_layout_ok(loc, global, b, s, rows, cols, t) ||
+    const bool mx_vector = p.target == profile::Target::A5 && loc == TileType::Mat && global == Layout::ND &&
+                           rows == 1 && arrangement_of(b, s) == TileArrangement::ZZ;
+    return gm_layout_ok(loc, global, b, s, rows, cols, t) || mx_vector ||
            (p.target == profile::Target::Cpu && (global == Layout::ND || global == Layout::DN));
 }
 

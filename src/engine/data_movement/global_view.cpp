@@ -26,6 +26,12 @@ ViewDims dims_of(Layout layout)
     switch (layout) {
         case Layout::DN: return {{3}, 1, {0, 1, 2, 4}, 4};
         case Layout::NZ: return {{2, 3}, 2, {0, 1, 4}, 3};
+        case Layout::MX_A_ZZ:
+        case Layout::MX_A_DN: return {{0, 1, 3}, 3, {2, 4}, 2};
+        case Layout::MX_B_NN:
+        case Layout::MX_B_ND: return {{2, 4}, 2, {0, 1, 3}, 3};
+        case Layout::MX_A_ND: return {{0, 1, 2}, 3, {3, 4}, 2};
+        case Layout::MX_B_DN: return {{3, 4}, 2, {0, 1, 2}, 3};
         default: return {{0, 1, 2, 3}, 4, {4}, 1};
     }
 }
@@ -75,6 +81,14 @@ GlobalView::GlobalView(const GlobalDesc& g) : data_(g.data), layout_(g.layout)
     const ViewDims dims = dims_of(layout_);
     extent_product(shape_, dims.row_dims, dims.row_count, rows_);
     extent_product(shape_, dims.col_dims, dims.col_count, cols_);
+    if (rules::is_mx_layout(layout_)) {
+        generic_ = true;
+        row_count_ = dims.row_count;
+        col_count_ = dims.col_count;
+        std::copy(dims.row_dims, dims.row_dims + row_count_, row_dims_);
+        std::copy(dims.col_dims, dims.col_dims + col_count_, col_dims_);
+        return;
+    }
     // An ND tensor whose dimensions 0..3 nest without gaps has rows one stride apart.
     if (layout_ == Layout::ND) {
         bool nested = true;
@@ -87,8 +101,21 @@ GlobalView::GlobalView(const GlobalDesc& g) : data_(g.data), layout_(g.layout)
     }
 }
 
+// Position `i` along the dimensions `dims` (the last fastest) as an element offset.
+static int64_t spread_offset(int64_t i, const int64_t (&shape)[5], const int64_t (&stride)[5], const int* dims,
+                             int count)
+{
+    int64_t offset = 0;
+    for (int k = count - 1; k > 0; --k) {
+        offset += (i % shape[dims[k]]) * stride[dims[k]];
+        i /= shape[dims[k]];
+    }
+    return offset + i * stride[dims[0]];
+}
+
 int64_t GlobalView::row_offset(int64_t r) const
 {
+    if (generic_) return spread_offset(r, shape_, stride_, row_dims_, row_count_);
     if (row_stride_ >= 0) return r * row_stride_;
     switch (layout_) {
         case Layout::DN: return r * stride_[3];
@@ -105,6 +132,7 @@ int64_t GlobalView::row_offset(int64_t r) const
 
 int64_t GlobalView::col_offset(int64_t c) const
 {
+    if (generic_) return spread_offset(c, shape_, stride_, col_dims_, col_count_);
     if (layout_ == Layout::ND) return c * stride_[4];
     int64_t offset = (c % shape_[4]) * stride_[4];
     c /= shape_[4];

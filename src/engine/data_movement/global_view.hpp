@@ -5,6 +5,16 @@
 //   ND: rows = s0*s1*s2*s3, cols = s4        (row r splits into indices of dims 0..3, dim 3 fastest)
 //   DN: rows = s3,          cols = s0*s1*s2*s4 (column c splits into indices of dims 0, 1, 2, 4)
 //   NZ: rows = s2*s3,       cols = s0*s1*s4    (row r into dims 2, 3; column c into dims 0, 1, 4)
+// and the MX scale layouts (TLOAD only; a matrix of M x groups on the A side, groups x N on the B side):
+//   MX_A_ZZ: rows = s0*s1*s3 (dims 0, 1, 3), cols = s2*s4 (dims 2, 4)   16 x 2 boxes [.., M/16, K/2, 16, 2]
+//   MX_B_NN: rows = s2*s4 (dims 2, 4), cols = s0*s1*s3 (dims 0, 1, 3)   2 x 16 boxes [.., N/16, K/2, 16, 2]
+//   MX_A_ND: rows = s0*s1*s2 (dims 0, 1, 2), cols = s3*s4 (dims 3, 4)   [1, 1, M, K/2, 2]
+//   MX_A_DN: rows = s0*s1*s3 (dims 0, 1, 3), cols = s2*s4 (dims 2, 4)   [1, 1, K/2, M, 2]
+//   MX_B_ND: rows = s2*s4 (dims 2, 4), cols = s0*s1*s3 (dims 0, 1, 3)   [1, 1, K/2, N, 2]
+//   MX_B_DN: rows = s3*s4 (dims 3, 4), cols = s0*s1*s2 (dims 0, 1, 2)   [1, 1, N, K/2, 2]
+// (in each list the last dimension is the fastest; the ND/DN forms keep dims 0 and 1 of extent 1,
+// LEGAL_GM_MX_SHAPE). ZZ's dimension 0 stacks further blocks of rows and NN's further columns, as
+// the A5 load stitches them.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +39,15 @@ public:
     Stretch stretch(int64_t r, int64_t c, Axis axis, int64_t remaining) const
     {
         const int64_t at = offset(r, c);
+        if (generic_) {
+            const bool cols = axis == Axis::Cols;
+            const int* dims = cols ? col_dims_ : row_dims_;
+            const int count = cols ? col_count_ : row_count_;
+            const int fast = dims[count - 1];
+            if (count == 1) return {at, stride_[fast], remaining};
+            const int64_t index = cols ? c : r;
+            return {at, stride_[fast], std::min(remaining, shape_[fast] - index % shape_[fast])};
+        }
         if (axis == Axis::Cols) {
             if (layout_ == Layout::ND) return {at, stride_[4], remaining};
             return {at, stride_[4], std::min(remaining, shape_[4] - c % shape_[4])};
@@ -42,6 +61,7 @@ public:
     // axis (see Panels).
     bool panels(int64_t rows, int64_t cols, Panels& out) const
     {
+        if (generic_) return false;
         if (layout_ == Layout::ND && stride_[4] == 1 && (rows <= shape_[3] || row_stride_ >= 0)) {
             out = {true, 0, cols, 0, stride_[3]};
             return true;
@@ -64,6 +84,12 @@ private:
     int64_t rows_ = 0;
     int64_t cols_ = 0;
     int64_t row_stride_ = -1;  // the rows' common stride when they have one, else -1
+    // The MX layouts walk their row and column dimensions from these lists (outermost first).
+    bool generic_ = false;
+    int row_dims_[4] = {};
+    int row_count_ = 0;
+    int col_dims_[4] = {};
+    int col_count_ = 0;
 };
 
 // `g` as a transfer with `tile` folds it (rules::gm_fold_layout): its own layout, except for an ND or DN

@@ -51,6 +51,12 @@ std::string layout_name(Layout layout)
         case Layout::ND: return "ND";
         case Layout::DN: return "DN";
         case Layout::NZ: return "NZ";
+        case Layout::MX_A_ND: return "MX_A_ND";
+        case Layout::MX_A_DN: return "MX_A_DN";
+        case Layout::MX_A_ZZ: return "MX_A_ZZ";
+        case Layout::MX_B_ND: return "MX_B_ND";
+        case Layout::MX_B_DN: return "MX_B_DN";
+        case Layout::MX_B_NN: return "MX_B_NN";
         case Layout::NC1HWC0: return "NC1HWC0";
         case Layout::GNC1HWC0: return "GNC1HWC0";
         case Layout::NCHW: return "NCHW";

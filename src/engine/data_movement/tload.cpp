@@ -35,9 +35,14 @@ bool zero_fills_null_pad(const TileDesc& dst)
 
 }  // namespace
 
+namespace {
+void check_plain_load(const profile::Profile& profile, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
+void check_mx_load(const profile::Profile& profile, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
+}  // namespace
+
 void check_tload(const profile::Profile& profile, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink)
 {
-    if (!rules::tload_location_ok(profile, dst.loc)) {
+    if (!rules::tload_location_ok(profile, dst.loc, src.layout)) {
         dm::report_rule(sink, profile, "LEGAL_TLOAD_LOCATION", "dst", "TLOAD cannot load into a " + dm::location_name(dst.loc) + " tile",
                       "a Vec or Mat tile", dm::location_name(dst.loc));
     }
@@ -46,6 +51,25 @@ void check_tload(const profile::Profile& profile, const TileDesc& dst, const Glo
                       "TLOAD does not load " + std::string(dtype_name(dst.dtype)) + " tiles",
                       "a supported element type", std::string(dtype_name(dst.dtype)));
     }
+    if (rules::is_mx_layout(src.layout)) {
+        check_mx_load(profile, dst, src, sink);
+    } else {
+        check_plain_load(profile, dst, src, sink);
+    }
+    if (!rules::tload_pad_ok(profile, dst.dtype, dst.pad)) {
+        dm::report_rule(sink, profile, "LEGAL_TLOAD_PAD", "dst", "64-bit integer tiles pad only with Null or Zero", "Null or Zero",
+                      "another pad value");
+    }
+    if (all_known(dst.valid_rows, dst.valid_cols) && !rules::transfer_extent_ok(profile, dst.valid_rows, dst.valid_cols)) {
+        report(sink, "RUN_EMPTY_TRANSFER", "dst", "the tile's valid region is empty", "at least 1 x 1",
+               std::to_string(dst.valid_rows) + " x " + std::to_string(dst.valid_cols));
+    }
+}
+
+namespace {
+
+void check_plain_load(const profile::Profile& profile, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink)
+{
     if (!rules::element_size_match(dst.dtype, src.dtype)) {
         dm::report_rule(sink, profile, "LEGAL_GM_ELEMENT_SIZE", "src",
                       "the tile's element type " + std::string(dtype_name(dst.dtype)) + " and the global tensor's " +
@@ -69,15 +93,40 @@ void check_tload(const profile::Profile& profile, const TileDesc& dst, const Glo
             "dimensions " + std::to_string(src.shape[0]) + ", " + std::to_string(src.shape[1]) + ", " +
                 std::to_string(src.shape[2]) + " and fractal " + std::to_string(dst.fractal_bytes));
     }
-    if (!rules::tload_pad_ok(profile, dst.dtype, dst.pad)) {
-        dm::report_rule(sink, profile, "LEGAL_TLOAD_PAD", "dst", "64-bit integer tiles pad only with Null or Zero", "Null or Zero",
-                      "another pad value");
+}
+
+// An MX scale tensor (MX_A_* / MX_B_*): its own layout, element-type and shape rules.
+void check_mx_load(const profile::Profile& profile, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink)
+{
+    if (!rules::mx_load_layout_ok(profile, dst.loc, src.layout, dst.blayout, dst.slayout, dst.fractal_bytes)) {
+        const std::string wanted = rules::is_mx_a_layout(src.layout) ? "Zz" : "Nn";
+        dm::report_rule(sink, profile, "LEGAL_GM_LAYOUT", "src",
+                        "TLOAD cannot move a " + dm::layout_name(src.layout) + " scale tensor into a " +
+                            dm::arrangement_name(dst) + " " + dm::location_name(dst.loc) + " tile with " +
+                            std::to_string(dst.fractal_bytes) + "-byte fractals",
+                        "a Mat tile (cpu: also the scale tile) in " + wanted + " with 32-byte (16 x 2) fractals",
+                        dm::layout_name(src.layout) + " -> " + dm::arrangement_name(dst));
     }
-    if (all_known(dst.valid_rows, dst.valid_cols) && !rules::transfer_extent_ok(profile, dst.valid_rows, dst.valid_cols)) {
-        report(sink, "RUN_EMPTY_TRANSFER", "dst", "the tile's valid region is empty", "at least 1 x 1",
-               std::to_string(dst.valid_rows) + " x " + std::to_string(dst.valid_cols));
+    if (!rules::mx_load_dtype_ok(profile, dst.dtype, src.dtype)) {
+        dm::report_rule(sink, profile, "LEGAL_GM_MX_DTYPE", "src",
+                        "MX scales load as f8e8m0 (tile " + std::string(dtype_name(dst.dtype)) + ", tensor " +
+                            std::string(dtype_name(src.dtype)) + ")",
+                        profile.target == profile::Target::Cpu ? "one-byte elements" : "f8e8m0 on both sides",
+                        std::string(dtype_name(dst.dtype)) + " <- " + std::string(dtype_name(src.dtype)));
+    }
+    if (!rules::mx_global_shape_ok(src.layout, src.shape[0], src.shape[1], src.shape[3], src.shape[4])) {
+        const bool boxed = src.layout == Layout::MX_A_ZZ || src.layout == Layout::MX_B_NN;
+        dm::report_rule(sink, profile, "LEGAL_GM_MX_SHAPE", "src",
+                        "a " + dm::layout_name(src.layout) + " tensor has " +
+                            (boxed ? "16 x 2 boxes in dimensions 3 and 4" : "dimensions 0 and 1 of extent 1 and pairs of groups in dimension 4"),
+                        boxed ? "shape (.., .., .., 16, 2)" : "shape (1, 1, .., .., 2)",
+                        "shape (" + std::to_string(src.shape[0]) + ", " + std::to_string(src.shape[1]) + ", " +
+                            std::to_string(src.shape[2]) + ", " + std::to_string(src.shape[3]) + ", " +
+                            std::to_string(src.shape[4]) + ")");
     }
 }
+
+}  // namespace
 
 namespace {
 

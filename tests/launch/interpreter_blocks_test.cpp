@@ -2,6 +2,8 @@
 // thread and on many: the same bytes, the same synchronisation log, the same diagnostics.
 #include <gtest/gtest.h>
 
+#include "thread_count.hpp"
+
 #include "asm/array_io.hpp"
 #include "asm/cli/cli.hpp"
 #include "interpreter/support.hpp"
@@ -18,15 +20,8 @@
 namespace pto::as::testing {
 namespace {
 
-class ScopedThreads {
-public:
-    explicit ScopedThreads(unsigned n) { sim::set_threads(n); }
-    ~ScopedThreads() { sim::set_threads(0); }
-    ScopedThreads(const ScopedThreads&) = delete;
-    ScopedThreads& operator=(const ScopedThreads&) = delete;
-};
-
-unsigned many_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
+using pto::launch_testing::ScopedThreads;
+using pto::launch_testing::many_threads;
 
 // Block b of n computes c = (a + b) * a - b for the 16-row bands b, b + n, b + 2n, ... below row %work of
 // a rows x 64 f32 tensor, between synchronisation operations; %work past %rows makes the bands past the

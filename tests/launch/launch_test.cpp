@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "thread_count.hpp"
+
 #include "../examples/flash_attention/flash_attention_kernel.hpp"
 #include "../examples/gelu/gelu_kernel.hpp"
 #include "../examples/layernorm/layernorm_kernel.hpp"
@@ -28,17 +30,8 @@ using namespace pto;
 
 namespace {
 
-// The launch thread count for one scope; the default (PTO_THREADS or every core) comes back after.
-class ScopedThreads {
-public:
-    explicit ScopedThreads(unsigned n) { sim::set_threads(n); }
-    ~ScopedThreads() { sim::set_threads(0); }
-    ScopedThreads(const ScopedThreads&) = delete;
-    ScopedThreads& operator=(const ScopedThreads&) = delete;
-};
-
-// Every core, and at least two threads, so that blocks run at once even on a one-core machine.
-unsigned many_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
+using pto::launch_testing::ScopedThreads;
+using pto::launch_testing::many_threads;
 
 template <typename T>
 std::vector<std::byte> bytes_of(const std::vector<T>& v)

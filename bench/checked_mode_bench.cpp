@@ -2,8 +2,10 @@
 // written-byte shadow state, uninitialised-read and alignment checks) in the same run, on one thread.
 //   ratio_checked_vs_fast  checked time / fast time (the target is at most 3)
 // Workloads: single instructions on 64x256 tiles in UB (TADD f32 and f16, TADDS f32, TEXP f32, TCVT
-// f32 -> f16; TADD f32 also on a 64x200 valid region and a 48x256 one of column-major tiles), and the vector-add
-// main job's kernel over a 1024x1024 f32 tensor, tile by tile.
+// f32 -> f16; TADD f32 also on a 64x200 valid region and a 48x256 one of column-major tiles), the vector-add
+// main job's loop over a 1024x1024 f32 tensor, tile by tile, called directly, and its kernel
+// (examples/vector_add, with its flags and events) launched over 8 blocks on one thread, where checked
+// mode also runs the synchronisation check of every block.
 #include <pto/pto-inst.hpp>
 
 #include <benchmark/benchmark.h>
@@ -12,6 +14,7 @@
 #include <functional>
 #include <vector>
 
+#include "../examples/vector_add/vector_add_kernel.hpp"
 #include "thread_clock.hpp"
 
 using namespace pto;
@@ -148,6 +151,23 @@ void BM_Checked_VectorAddJob_1024x1024(benchmark::State& state)
     state.counters["fast_us"] = fast / double(state.iterations()) * 1e6;
 }
 
+// The main job's kernel launched as the example launches it: each block checked for synchronisation too.
+void BM_Checked_VectorAddLaunch_1024x1024(benchmark::State& state)
+{
+    constexpr int n = 1024;
+    std::vector<float> x(n * n, 1.5f), y(n * n, 2.5f), z(n * n);
+    sim::set_threads(1);
+    auto job = [&] { sim::launch(8, vector_add::vector_add_kernel, x.data(), y.data(), z.data(), n, n); };
+    double fast = 0, checked = 0;
+    for (auto _ : state) {
+        fast += seconds_per_call(false, 5, [] {}, job);
+        checked += seconds_per_call(true, 5, [] {}, job);
+    }
+    sim::set_threads(0);
+    state.counters["ratio_checked_vs_fast"] = checked / fast;
+    state.counters["fast_us"] = fast / double(state.iterations()) * 1e6;
+}
+
 BENCHMARK(BM_Checked_TADD_f32)->Iterations(20);
 BENCHMARK(BM_Checked_TADD_f32_valid64x200)->Iterations(20);
 BENCHMARK(BM_Checked_TADD_f32_colmajor_valid48x256)->Iterations(20);
@@ -156,6 +176,7 @@ BENCHMARK(BM_Checked_TADDS_f32)->Iterations(20);
 BENCHMARK(BM_Checked_TEXP_f32)->Iterations(20);
 BENCHMARK(BM_Checked_TCVT_f32_f16)->Iterations(20);
 BENCHMARK(BM_Checked_VectorAddJob_1024x1024)->Iterations(10);
+BENCHMARK(BM_Checked_VectorAddLaunch_1024x1024)->Iterations(10);
 
 }  // namespace
 

@@ -22,6 +22,10 @@ AICORE inline void vector_add_kernel(__gm__ float* x, __gm__ float* y, __gm__ fl
     TASSIGN(b, 0x10000);
     TASSIGN(c, 0x20000);
 
+    // Every iteration reuses the tiles: its loads wait until the last TADD has read a and b (V -> MTE2),
+    // its TADD until the last TSTORE has read c (MTE3 -> V). Both flags start set and are waited at the end.
+    set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+    set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
     const int bands = (rows + kTileRows - 1) / kTileRows;
     for (int band = static_cast<int>(get_block_idx()); band < bands; band += static_cast<int>(get_block_num())) {
         const int r0 = band * kTileRows;
@@ -34,13 +38,19 @@ AICORE inline void vector_add_kernel(__gm__ float* x, __gm__ float* y, __gm__ fl
             b.SetValidShape(h, w);
             c.SetValidShape(h, w);
 
+            wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
             Event<Op::TLOAD, Op::TADD> loaded;
             TLOAD(a, gx);
             loaded = TLOAD(b, gy);
+            wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
             Event<Op::TADD, Op::TSTORE_VEC> added = TADD(c, a, b, loaded);
+            set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
             TSTORE(gz, c, added);
+            set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
         }
     }
+    wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);
+    wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
 }
 
 }  // namespace vector_add

@@ -1,5 +1,7 @@
 #include <pto/runtime/diagnostic.hpp>
 
+#include "runtime/order_checker.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -93,7 +95,17 @@ thread_local const char* t_instruction = nullptr;
 
 const char* current_instruction() { return t_instruction; }
 
-InstructionScope::InstructionScope(const char* name) : previous_(t_instruction) { t_instruction = name; }
-InstructionScope::~InstructionScope() { t_instruction = previous_; }
+// The synchronisation check (checked mode) learns where each instruction begins and ends; it may fail
+// on the previous one's accesses before this one starts.
+InstructionScope::InstructionScope(const char* name) : previous_(t_instruction)
+{
+    order::instruction_begins(name);
+    t_instruction = name;
+}
+InstructionScope::~InstructionScope()
+{
+    t_instruction = previous_;
+    order::instruction_ends();
+}
 
 }  // namespace pto::runtime

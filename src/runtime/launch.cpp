@@ -5,6 +5,7 @@
 #include <pto/runtime/memory.hpp>
 
 #include "runtime/block_scope.hpp"
+#include "runtime/order_checker.hpp"
 #include "runtime/sync_capture.hpp"
 #include "runtime/thread_pool.hpp"
 
@@ -72,6 +73,7 @@ void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
 
     constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
     std::vector<std::vector<SyncRecord>> records(blocks);
+    std::vector<order::GlobalFootprint> footprints(blocks);  // checked mode: the global bytes of each block
     std::atomic<uint32_t> next{0};
     std::atomic<uint32_t> first_failed{kNone};
     std::exception_ptr failure;
@@ -86,7 +88,9 @@ void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
             try {
                 BlockScope scope(origin, b, blocks);
                 SyncCapture capture(records[b]);
+                order::BlockCheck check;
                 body(ctx, b);
+                footprints[b] = check.finish();
             } catch (...) {
                 std::lock_guard lock(failure_mutex);
                 if (b < first_failed.load(std::memory_order_relaxed)) {
@@ -109,6 +113,7 @@ void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
     const uint32_t last = std::min(blocks - 1, first_failed.load());
     for (uint32_t b = 0; b <= last; ++b) append_sync_records(records[b]);
     if (failure) std::rethrow_exception(failure);
+    order::check_cross_core(footprints);
 }
 
 }  // namespace pto::runtime

@@ -7,6 +7,8 @@
 #include <pto/runtime/vector_status.hpp>
 
 #include "runtime/block_scope.hpp"
+#include "runtime/memory_regions.hpp"
+#include "runtime/order_checker.hpp"
 
 #include <algorithm>
 #include <array>
@@ -32,6 +34,7 @@ struct Region {
     // threads marking neighbouring bytes of one word do not lose each other's marks.
     std::unique_ptr<std::atomic<uint64_t>[]> written;
     std::string name;
+    std::optional<TileType> loc;  // the kind of memory it is
 };
 
 // Every region the runtime owns, by base address, so that a pointer finds its shadow state.
@@ -81,11 +84,12 @@ void make_fresh(Region& r)
     }
 }
 
-std::unique_ptr<Region> make_region(std::size_t size, std::string name)
+std::unique_ptr<Region> make_region(std::size_t size, std::string name, TileType loc)
 {
     auto r = std::make_unique<Region>();
     r->size = size;
     r->name = std::move(name);
+    r->loc = loc;
     // Over-allocate so the base is 4 KiB aligned: tile alignment rules then hold on host addresses too.
     constexpr std::size_t kAlign = 4096;
     r->base = static_cast<std::byte*>(std::aligned_alloc(kAlign, (std::max<std::size_t>(size, 1) + kAlign - 1) / kAlign * kAlign));
@@ -125,7 +129,7 @@ Core make_core()
     for (int i = 0; i < profile::kMemoryCount; ++i) {
         const auto loc = static_cast<TileType>(i);
         const uint64_t cap = profile::capacity_of(prof, loc);
-        core.memory[i] = RegionPtr(make_region(cap, std::string(profile::memory_name(loc))).release());
+        core.memory[i] = RegionPtr(make_region(cap, std::string(profile::memory_name(loc)), loc).release());
     }
     return core;
 }
@@ -423,7 +427,7 @@ void require_tile_bytes(const void* data, int64_t bytes, const char* what, const
 
 std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes)
 {
-    Region* r = make_region(bytes, "auto " + std::string(profile::memory_name(loc)) + " tile").release();
+    Region* r = make_region(bytes, "auto " + std::string(profile::memory_name(loc)) + " tile", loc).release();
     return std::shared_ptr<std::byte>(r->base, [r](std::byte*) { destroy_region(r); });
 }
 
@@ -496,6 +500,7 @@ int64_t ShadowView::first_unwritten(const void* p, std::size_t n) const { return
 void ShadowView::mark_written(const void* p, std::size_t n, std::size_t pitch, std::size_t lines) const
 {
     if (n == 0 || lines == 0) return;
+    order::note_access(p, n, pitch, lines, true);
     const auto* first = static_cast<const std::byte*>(p);
     const std::optional<std::size_t> at = offset_of(first, (lines - 1) * pitch + n);
     for (std::size_t i = 0; i < lines; ++i) {
@@ -512,6 +517,7 @@ void ShadowView::mark_written(const void* p, std::size_t n, std::size_t pitch, s
 int64_t ShadowView::first_unwritten(const void* p, std::size_t n, std::size_t pitch, std::size_t lines) const
 {
     if (n == 0 || lines == 0) return -1;
+    order::note_access(p, n, pitch, lines, false);
     const auto* first = static_cast<const std::byte*>(p);
     const std::optional<std::size_t> at = offset_of(first, (lines - 1) * pitch + n);
     for (std::size_t i = 0; i < lines; ++i) {
@@ -532,6 +538,12 @@ int64_t ShadowView::first_unwritten(const void* p, std::size_t n, std::size_t pi
 void mark_written(const void* p, std::size_t n) { ShadowView(p, n).mark_written(p, n); }
 
 int64_t first_unwritten(const void* p, std::size_t n) { return ShadowView(p, n).first_unwritten(p, n); }
+
+std::optional<TileType> memory_location(const void* p)
+{
+    const Region* r = regions().find(p, 1);
+    return r ? r->loc : std::nullopt;
+}
 
 // --- global memory -------------------------------------------------------------------------------
 
@@ -571,6 +583,18 @@ int64_t global_bytes_after(const void* p)
     --it;
     if (addr >= it->first + it->second.bytes) return -1;
     return static_cast<int64_t>(it->first + it->second.bytes - addr);
+}
+
+std::string describe_bytes(const void* p, std::size_t n)
+{
+    const auto addr = reinterpret_cast<uintptr_t>(p);
+    const auto range = [&](uintptr_t base) { return hex(addr - base) + ".." + hex(addr - base + std::max<std::size_t>(n, 1) - 1); };
+    if (const Region* r = regions().find(p, 1)) return r->name + " bytes " + range(reinterpret_cast<uintptr_t>(r->base));
+    std::lock_guard lock(g_global_mutex);
+    auto& m = global_allocations();
+    if (auto it = m.upper_bound(addr); it != m.begin() && addr < (--it)->first + it->second.bytes)
+        return "global memory " + it->second.name + " bytes " + range(it->first);
+    return "global bytes " + range(0);
 }
 
 }  // namespace pto::runtime

@@ -2,6 +2,7 @@
 
 #include <pto/runtime/memory.hpp>
 
+#include "runtime/order_checker.hpp"
 #include "runtime/sync_capture.hpp"
 
 #include <mutex>
@@ -18,15 +19,16 @@ std::vector<SyncRecord>& log()
 thread_local std::vector<SyncRecord>* t_capture = nullptr;  // the running block's records (SyncCapture)
 }  // namespace
 
-void record_sync(SyncKind kind, int32_t src_pipe, int32_t dst_pipe, int32_t event_id)
+void record_sync(SyncKind kind, int32_t src_pipe, int32_t dst_pipe, int32_t event_id, const void* event_object)
 {
-    const SyncRecord record{kind, src_pipe, dst_pipe, event_id, block_idx()};
+    const SyncRecord record{kind, src_pipe, dst_pipe, event_id, block_idx(), event_object};
     if (t_capture) {
         t_capture->push_back(record);
-        return;
+    } else {
+        std::lock_guard lock(g_mutex);
+        log().push_back(record);
     }
-    std::lock_guard lock(g_mutex);
-    log().push_back(record);
+    order::note_sync(record);
 }
 
 SyncCapture::SyncCapture(std::vector<SyncRecord>& into) : previous_(t_capture) { t_capture = &into; }

@@ -1,6 +1,7 @@
 // Pipes, flags and events. On the device they order the asynchronous pipes of a core; ptosim runs
 // instructions in program order, so they order nothing here, but each one is recorded in the
-// synchronisation log (pto/runtime/sync.hpp).
+// synchronisation log (pto/runtime/sync.hpp), and checked mode checks that they order every pair of
+// conflicting accesses on different pipes (the ORDER_* run-time check).
 #pragma once
 
 #include <type_traits>
@@ -71,6 +72,29 @@ enum class Op : uint16_t {
     OP_COUNT,
 };
 
+// The pipe that runs an operation class (the producer or the consumer of an Event).
+constexpr pipe_t pipe_of(Op op)
+{
+    switch (op) {
+    case Op::TLOAD: case Op::TEXPANDS_MAT: case Op::TPREFETCH: case Op::TFILLPAD_MAT: case Op::MGATHER_MAT:
+        return PIPE_MTE2;
+    case Op::TSTORE_VEC: case Op::TSTORE_MAT:
+        return PIPE_MTE3;
+    case Op::SCALAR: case Op::TRESHAPE: case Op::TCI: case Op::SETFMATRIX: case Op::SET_IMG2COL_RPT:
+    case Op::SET_IMG2COL_PADDING:
+        return PIPE_S;
+    case Op::TMOV_M2B: case Op::TMOV_M2L: case Op::TMOV_M2R: case Op::TEXTRACT_M2LR: case Op::TIMG2COL:
+        return PIPE_MTE1;
+    case Op::TMOV_V2M: case Op::TEXTRACT_V2M: case Op::TMOV_M2S: case Op::TMOV_A2V: case Op::TMOV_A2M:
+    case Op::TSTORE_ACC: case Op::TEXTRACT_A2M: case Op::TINSERT_A2M:
+        return PIPE_FIX;
+    case Op::TMATMUL: case Op::TGEMV: case Op::TMATMUL_MX:
+        return PIPE_M;
+    default:
+        return PIPE_V;
+    }
+}
+
 // What every intrinsic returns: assigning it to an Event records that event.
 struct RecordEvent {};
 
@@ -92,14 +116,20 @@ struct Event {
     Event& Init() { return Record(); }
     Event& Record()
     {
-        runtime::record_sync(runtime::SyncKind::EventRecord, -1, -1, static_cast<int32_t>(SrcOp));
+        token_ = this;
+        runtime::record_sync(runtime::SyncKind::EventRecord, pipe_of(SrcOp), pipe_of(DstOp), static_cast<int32_t>(SrcOp), token_);
         return *this;
     }
     Event& Wait()
     {
-        runtime::record_sync(runtime::SyncKind::EventWait, -1, -1, static_cast<int32_t>(DstOp));
+        runtime::record_sync(runtime::SyncKind::EventWait, pipe_of(SrcOp), pipe_of(DstOp), static_cast<int32_t>(DstOp),
+                             token_ ? token_ : this);
         return *this;
     }
+
+private:
+    // The flag this event stands for: the one its last Record set (copies share it).
+    const void* token_ = nullptr;
 };
 
 template <typename T>

@@ -7,6 +7,7 @@
 
 #include "asm/interpreter/lowering.hpp"
 #include "asm/operand_descriptors.hpp"
+#include "runtime/order_checker.hpp"
 
 namespace pto::as::interp {
 
@@ -179,6 +180,21 @@ std::vector<Slot> call(const Program& program, const CompiledFunction& fn, const
     frame.storage.resize(std::size_t(fn.storage_sites));
     const Body& body = *fn.body;
     for (std::size_t i = 0; i < body.arguments.size() && i < args.size(); ++i) frame.slots[body.arguments[i]] = args[i];
+    // The synchronisation check names instructions by where the program wrote them.
+    struct SiteContext {
+        const Frame* frame;
+        const Program* program;
+    } site_context{&frame, &program};
+    const runtime::order::SourceSites sites{
+        &site_context,
+        [](const void* c) -> const void* {
+            const Step* step = static_cast<const SiteContext*>(c)->frame->current;
+            return step ? step->op : nullptr;
+        },
+        [](const void* c, const void* op) {
+            return location_of(*static_cast<const SiteContext*>(c)->program->module, *static_cast<const Operation*>(op));
+        }};
+    runtime::order::SourceSiteScope site_scope(&sites);
     try {
         run_body(body, frame);
     } catch (SimError& e) {

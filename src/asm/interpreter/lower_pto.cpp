@@ -22,15 +22,15 @@ namespace {
 int64_t item_value(const Frame& f, const GroupItem& item) { return item.slot < 0 ? item.literal : f.slots[item.slot].i; }
 
 // Pipe and event names of the sync operations, as pipe_t / event_t values; -1 when absent or unknown.
+// A pipe or event name as its value; record_event / wait_event name an operation class (TLOAD,
+// TMATMUL) for the pipe that runs it. -1 for anything else.
 int32_t sync_code(const Attribute* a)
 {
     if (!a) return -1;
     const std::string v = a->enum_value();
     if (const auto pipe = engine::pipe_from_name(v)) return *pipe;
     if (const auto event = engine::event_from_name(v)) return *event;
-    // record_event / wait_event name instructions (TLOAD, TMATMUL): their engine table index.
-    for (std::size_t i = 0; i < engine::kInstrNames.size(); ++i)
-        if (v == engine::kInstrNames[i]) return int32_t(i);
+    if (const auto pipe = engine::event_class_pipe(v)) return *pipe;
     return -1;
 }
 

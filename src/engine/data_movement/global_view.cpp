@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/data_movement/operand_checks.hpp"
+#include "runtime/order_checker.hpp"
 
 namespace pto::engine::data_movement {
 
@@ -221,6 +222,22 @@ void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const 
     spread_max_index(rows, g.shape, dims.row_dims, dims.row_count, max_index);
     spread_max_index(cols, g.shape, dims.col_dims, dims.col_count, max_index);
     check_global_reach(g, max_index, 1, operand);
+}
+
+// Runs of consecutive elements along the view's contiguous axis (each element alone when it has none).
+void note_global_region(const GlobalView& view, int64_t rows, int64_t cols, int bits, bool write, bool atomic)
+{
+    if (!runtime::order::checking() || rows <= 0 || cols <= 0) return;
+    const bool along_cols = view.stretch(0, 0, Axis::Cols, cols).step == 1 || view.stretch(0, 0, Axis::Rows, rows).step != 1;
+    const int64_t lines = along_cols ? rows : cols, length = along_cols ? cols : rows;
+    for (int64_t i = 0; i < lines; ++i)
+        for (int64_t j = 0; j < length;) {
+            const Stretch s = along_cols ? view.stretch(i, j, Axis::Cols, length - j) : view.stretch(j, i, Axis::Rows, length - j);
+            const int64_t count = s.step == 1 ? s.length : 1;
+            const int64_t first = s.offset * bits / 8, last = ((s.offset + count) * bits + 7) / 8;
+            runtime::order::note_global_access(view.base() + first, std::size_t(last - first), 0, 1, write, atomic);
+            j += count;
+        }
 }
 
 }  // namespace pto::engine::data_movement

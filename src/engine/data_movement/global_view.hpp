@@ -92,6 +92,10 @@ private:
     int col_count_ = 0;
 };
 
+// Tells the synchronisation check (checked mode) that a transfer read or wrote the rows x cols region
+// of `view`, whose elements are `bits` wide; `atomic` for an atomic add.
+void note_global_region(const GlobalView& view, int64_t rows, int64_t cols, int bits, bool write, bool atomic = false);
+
 // `g` as a transfer with `tile` folds it (rules::gm_fold_layout): its own layout, except for an ND or DN
 // tensor paired (on the cpu profile only) with a tile arrangement no real target pairs it with.
 GlobalDesc folded_for(const GlobalDesc& g, const TileDesc& tile);

@@ -148,6 +148,7 @@ void load(const TileDesc& dst, const GlobalDesc& src)
     }
 
     const dm::GlobalView view(folded);
+    dm::note_global_region(view, dst.valid_rows, dst.valid_cols, dtype_bits(folded.dtype), false);
     switch (dst.element_bits()) {
         case 8: load_region<uint8_t>(dst, view); break;
         case 16: load_region<uint16_t>(dst, view); break;

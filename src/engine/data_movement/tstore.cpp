@@ -163,7 +163,9 @@ dm::GlobalView checked_view(const GlobalDesc& dst, const TileDesc& src, AtomicTy
     dm::check_global_access(folded, src.valid_rows, src.valid_cols, "dst");
     require_written(src, "src");
     if (quant && quant->per_column) require_written(*quant->per_column, 1, src.valid_cols, "fp");
-    return dm::GlobalView(folded);
+    const dm::GlobalView view(folded);
+    dm::note_global_region(view, src.valid_rows, src.valid_cols, dtype_bits(folded.dtype), true, atomic == AtomicType::AtomicAdd);
+    return view;
 }
 
 }  // namespace

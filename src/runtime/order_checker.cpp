@@ -1,0 +1,479 @@
+#include "runtime/order_checker.hpp"
+
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <exception>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+
+#include <pto/engine/pipes.hpp>
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include "engine/definition.hpp"
+#include "runtime/memory_regions.hpp"
+
+namespace pto::runtime::order {
+
+namespace {
+
+using engine::kPipeCount;
+// Clock[p]: how many operations of pipe p are known to have finished.
+using Clock = std::array<uint32_t, kPipeCount>;
+
+thread_local BlockChecker* t_checker = nullptr;
+thread_local const SourceSites* t_sites = nullptr;
+
+// The pipe of a tracked instruction, from where its first source and first destination live.
+struct PipeRule {
+    std::optional<engine::Instr> instr;  // the definition's rule; none: `fixed`
+    pipe_t fixed = PIPE_V;
+
+    std::size_t pipe(TileType src, TileType dst) const
+    {
+        return std::size_t(instr ? engine::instruction_pipe(*instr, src, dst) : fixed);
+    }
+};
+
+// Every tile instruction, and the C++-only TIMG2COL (MTE1: L1 to L0A); nothing for other scopes.
+std::optional<PipeRule> pipe_rule(std::string_view name)
+{
+    static const auto* table = [] {
+        auto* m = new std::unordered_map<std::string_view, PipeRule>;
+        for (std::size_t i = 0; i < engine::kInstrNames.size(); ++i) m->emplace(engine::kInstrNames[i], PipeRule{engine::Instr(i)});
+        m->emplace("TIMG2COL", PipeRule{std::nullopt, PIPE_MTE1});
+        return m;
+    }();
+    const auto it = table->find(name);
+    return it == table->end() ? std::nullopt : std::optional(it->second);
+}
+
+std::string pipe_text(std::size_t pipe) { return std::string(engine::pipe_short_name(pipe_t(pipe))); }
+
+std::string flag_text(std::string_view op, int32_t src, int32_t dst, int32_t event, bool is_event)
+{
+    return std::string(op) + "(" + pipe_text(std::size_t(src)) + ", " + pipe_text(std::size_t(dst)) + ", " +
+           (is_event ? std::string("an Event") : "EVENT_ID" + std::to_string(event)) + ")";
+}
+
+// One executed instruction or synchronisation operation, as diagnostics name it.
+struct Site {
+    const char* name;
+    uint32_t ordinal;     // its number in the block, from 1
+    const void* source;   // the text door's operation, or null
+};
+
+struct FlagKey {
+    int32_t src, dst, event;
+    const void* object;  // a C++ Event's token, or null
+    auto operator<=>(const FlagKey&) const = default;
+};
+
+struct Flag {
+    Clock clock;  // what the setting pipe knew when it set the flag, its own operations included
+    uint32_t set_ordinal;
+    std::string set_by;        // the set_flag, as diagnostics name it
+    std::string set_location;  // and where it is written (text door)
+};
+
+// A run of bytes with the same history: per pipe, the number of its last write and its last read.
+struct Segment {
+    uintptr_t end;
+    Clock write{}, read{};
+};
+
+struct Pending {
+    const std::byte* p;
+    std::size_t n, pitch, lines;
+    bool write, global, atomic;
+};
+
+}  // namespace
+
+class BlockChecker {
+public:
+    void instruction_begins(const char* name)
+    {
+        if (tracked_depth_ < 0) raise_finding();  // may fail: before the scope counts
+        ++depth_;
+        if (tracked_depth_ >= 0) return;  // inside another tracked instruction: its accesses are that one's
+        if (const auto rule = pipe_rule(name)) {
+            tracked_depth_ = depth_;
+            rule_ = *rule;
+            name_ = name;
+            source_ = t_sites ? t_sites->current(t_sites->context) : nullptr;
+        }
+    }
+
+    void instruction_ends()
+    {
+        if (depth_ == tracked_depth_) {
+            tracked_depth_ = -1;
+            // An instruction that failed ends the block: nothing of it is checked. A finding is raised
+            // when the next operation begins (a destructor must not throw), but described now, while
+            // the memories and the program it names live.
+            if (std::uncaught_exceptions() == 0) commit();
+            pending_.clear();
+        }
+        --depth_;
+    }
+
+    void note(const void* p, std::size_t n, std::size_t pitch, std::size_t lines, bool write, bool global, bool atomic)
+    {
+        if (tracked_depth_ < 0 || n == 0 || lines == 0) return;
+        const auto* b = static_cast<const std::byte*>(p);
+        if (lines == 1) pitch = n;
+        if (!pending_.empty()) {  // the next piece of a run the last note began
+            Pending& last = pending_.back();
+            if (last.lines == 1 && lines == 1 && last.write == write && last.global == global && last.atomic == atomic &&
+                last.p + last.n == b) {
+                last.n += n;
+                last.pitch = last.n;
+                return;
+            }
+        }
+        pending_.push_back({b, n, pitch, lines, write, global, atomic});
+    }
+
+    void sync(const SyncRecord& r)
+    {
+        saw_sync_ = true;
+        raise_finding();
+        const Site site = next_site(sync_name(r.kind), t_sites ? t_sites->current(t_sites->context) : nullptr);
+        const bool set = r.kind == SyncKind::SetFlag || r.kind == SyncKind::EventRecord;
+        const bool wait = r.kind == SyncKind::WaitFlag || r.kind == SyncKind::EventWait;
+        if (r.kind == SyncKind::PipeBarrier && r.src_pipe == PIPE_ALL) {
+            for (Clock& k : known_) k = issued_;
+            return;
+        }
+        // A barrier of one pipe orders that pipe with itself, which it already is; so does TSYNC.
+        if (!set && !wait) return;
+        if (r.src_pipe < 0 || r.dst_pipe < 0 || r.src_pipe >= int32_t(kPipeCount) || r.dst_pipe >= int32_t(kPipeCount)) return;
+        const bool is_event = r.event_object != nullptr;
+        const FlagKey key{r.src_pipe, r.dst_pipe, is_event ? -1 : r.event_id, r.event_object};
+        const auto it = flags_.find(key);
+        if (set) {
+            if (it != flags_.end()) {
+                report({"ORDER_SET_TWICE", site.name, "",
+                        "the flag is already set and not yet waited (set by " + it->second.set_by + ")",
+                        flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before setting it again",
+                        "a second " + flag_text("set_flag", key.src, key.dst, key.event, is_event), location(site)});
+                raise_finding();
+            }
+            Flag flag{known_[std::size_t(key.src)], site.ordinal, describe(site), location(site)};
+            flag.clock[std::size_t(key.src)] = issued_[std::size_t(key.src)];
+            flags_[key] = flag;
+            return;
+        }
+        if (it == flags_.end()) {
+            report({"ORDER_WAIT_WITHOUT_SET", site.name, "", "no set_flag for this wait: the waiting pipe would stall forever",
+                    "an earlier " + flag_text("set_flag", key.src, key.dst, key.event, is_event),
+                    "no outstanding set_flag with this pipe pair and event", location(site)});
+            raise_finding();
+            return;
+        }
+        Clock& waiter = known_[std::size_t(key.dst)];
+        for (std::size_t p = 0; p < kPipeCount; ++p) waiter[p] = std::max(waiter[p], it->second.clock[p]);
+        flags_.erase(it);
+    }
+
+    GlobalFootprint finish()
+    {
+        raise_finding();
+        if (saw_sync_ && !flags_.empty()) {
+            const auto first = std::min_element(flags_.begin(), flags_.end(), [](const auto& a, const auto& b) {
+                return a.second.set_ordinal < b.second.set_ordinal;
+            });
+            const FlagKey& key = first->first;
+            const bool is_event = key.object != nullptr;
+            fail({"ORDER_UNWAITED_SET", is_event ? "record_event" : "set_flag", "",
+                  "the flag " + first->second.set_by + " set is still set when the block ends",
+                  flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before the end", "none",
+                  first->second.set_location});
+        }
+        // Per kind, overlapping and touching spans become one (named by its first instruction), so that
+        // the cross-core sweep sees a few spans per block however often it touched the same bytes.
+        auto& spans = footprint_.spans;
+        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return std::tie(a.kind, a.begin) < std::tie(b.kind, b.begin); });
+        std::size_t kept = 0;
+        for (const auto& span : spans) {
+            if (kept && spans[kept - 1].kind == span.kind && span.begin <= spans[kept - 1].end) {
+                spans[kept - 1].end = std::max(spans[kept - 1].end, span.end);
+                continue;
+            }
+            spans[kept++] = span;
+        }
+        spans.resize(kept);
+        return std::move(footprint_);
+    }
+
+    // "TLOAD at kernel.pto:3:5", or "TLOAD (instruction 3 of block 0)".
+    std::string describe(const Site& s) const
+    {
+        if (s.source && t_sites && t_sites->describe) return std::string(s.name) + " at " + t_sites->describe(t_sites->context, s.source);
+        return std::string(s.name) + " (instruction " + std::to_string(s.ordinal) + " of block " + std::to_string(block_idx()) + ")";
+    }
+
+private:
+    static const char* sync_name(SyncKind kind)
+    {
+        switch (kind) {
+        case SyncKind::SetFlag: return "set_flag";
+        case SyncKind::WaitFlag: return "wait_flag";
+        case SyncKind::PipeBarrier: return "pipe_barrier";
+        case SyncKind::EventRecord: return "record_event";
+        case SyncKind::EventWait: return "wait_event";
+        case SyncKind::Tsync: return "TSYNC";
+        }
+        return "sync";
+    }
+
+    Site next_site(const char* name, const void* source) { return {name, ++ordinal_, source}; }
+
+    std::string location(const Site& s) const
+    {
+        return s.source && t_sites && t_sites->describe ? t_sites->describe(t_sites->context, s.source) : std::string();
+    }
+
+    // The block's first finding stops the run at its next operation once the block has synchronised:
+    // before its first synchronisation operation, the finding waits for one.
+    void report(Diagnostic d)
+    {
+        if (!finding_) finding_ = std::move(d);
+    }
+
+    // A synchronisation finding is itself raised at once.
+    void raise_finding()
+    {
+        if (saw_sync_ && finding_) fail(std::move(*finding_));
+    }
+
+    // Checks and records the accesses of the instruction that ended.
+    void commit()
+    {
+        std::optional<TileType> src, dst;
+        for (const Pending& a : pending_) {
+            if (a.global) continue;
+            auto& slot = a.write ? dst : src;
+            if (!slot) slot = memory_location(a.p);
+        }
+        const std::size_t pipe = rule_.pipe(src.value_or(TileType::Vec), dst.value_or(TileType::Vec));
+        const Site site = next_site(name_, source_);
+        history_[pipe].push_back(site);
+        const uint32_t seq = ++issued_[pipe];
+        uint32_t global_instruction = UINT32_MAX;
+        for (const Pending& a : pending_)
+            for (std::size_t line = 0; line < a.lines; ++line) {
+                const auto begin = reinterpret_cast<uintptr_t>(a.p + line * a.pitch);
+                access(begin, begin + a.n, a.write, pipe, seq);
+                if (!a.global) continue;
+                if (global_instruction == UINT32_MAX) {
+                    global_instruction = uint32_t(footprint_.instructions.size());
+                    footprint_.instructions.push_back(describe(site));
+                }
+                footprint_add(begin, begin + a.n, uint8_t(a.atomic ? 2 : a.write ? 1 : 0), global_instruction);
+            }
+    }
+
+    void footprint_add(uintptr_t begin, uintptr_t end, uint8_t kind, uint32_t instruction)
+    {
+        auto& spans = footprint_.spans;
+        if (!spans.empty() && spans.back().end == begin && spans.back().kind == kind && spans.back().instruction == instruction) {
+            spans.back().end = end;
+            return;
+        }
+        spans.push_back({begin, end, kind, instruction});
+    }
+
+    // Splits the segment holding x (if x falls inside one) so that one begins at x.
+    void split_at(uintptr_t x)
+    {
+        auto it = segments_.upper_bound(x);
+        if (it == segments_.begin()) return;
+        --it;
+        if (it->first < x && x < it->second.end) {
+            Segment right = it->second;
+            it->second.end = x;
+            segments_.emplace_hint(std::next(it), x, right);
+        }
+    }
+
+    void access(uintptr_t begin, uintptr_t end, bool write, std::size_t pipe, uint32_t seq)
+    {
+        split_at(begin);
+        split_at(end);
+        auto it = segments_.lower_bound(begin);
+        for (uintptr_t at = begin; at < end;) {
+            if (it == segments_.end() || it->first > at)
+                it = segments_.emplace_hint(it, at, Segment{it == segments_.end() ? end : std::min(end, it->first)});
+            Segment& s = it->second;
+            if (!finding_) check(it->first, s, write, pipe);
+            (write ? s.write : s.read)[pipe] = seq;
+            at = s.end;
+            ++it;
+        }
+        merge(begin, end);
+    }
+
+    // Joins the neighbouring segments of [begin, end) that have the same history.
+    void merge(uintptr_t begin, uintptr_t end)
+    {
+        auto it = segments_.lower_bound(begin);
+        if (it != segments_.begin()) --it;
+        while (it != segments_.end() && it->first <= end) {
+            auto next = std::next(it);
+            if (next != segments_.end() && it->second.end == next->first && it->second.write == next->second.write &&
+                it->second.read == next->second.read) {
+                it->second.end = next->second.end;
+                segments_.erase(next);
+                continue;
+            }
+            it = next;
+        }
+    }
+
+    void check(uintptr_t at, const Segment& s, bool write, std::size_t pipe)
+    {
+        const Clock& known = known_[pipe];
+        for (std::size_t other = 0; other < kPipeCount; ++other) {
+            if (other == pipe) continue;
+            if (s.write[other] > known[other]) return missing_sync(at, s, s.write[other], "wrote", write, other, pipe);
+            if (write && s.read[other] > known[other]) return missing_sync(at, s, s.read[other], "read", write, other, pipe);
+        }
+    }
+
+    void missing_sync(uintptr_t at, const Segment& s, uint32_t earlier_seq, std::string_view earlier_verb, bool write,
+                      std::size_t from, std::size_t to)
+    {
+        const Site& earlier = history_[from][earlier_seq - 1];
+        const Site now{name_, ordinal_, source_};
+        const std::string src = pipe_text(from), dst = pipe_text(to);
+        // A flag from `from` to `to` set after the first access but never waited is the likeliest slip.
+        std::string got = "no synchronisation from " + src + " to " + dst;
+        for (const auto& [key, flag] : flags_)
+            if (std::size_t(key.src) == from && std::size_t(key.dst) == to && flag.clock[from] >= earlier_seq) {
+                got = flag_text("set_flag", key.src, key.dst, key.event, key.object != nullptr) + " by " + flag.set_by +
+                      " without its wait_flag";
+                break;
+            }
+        report({"ORDER_MISSING_SYNC", name_, "",
+                std::string(write ? "overwrites " : "reads ") + describe_bytes(reinterpret_cast<const void*>(at), s.end - at) +
+                    ", which " + describe(earlier) + " " + std::string(earlier_verb) + " on pipe " + src + ", while " + name_ +
+                    " runs on pipe " + dst,
+                "set_flag(" + src + ", " + dst + ", EVENT_IDn) / wait_flag(" + src + ", " + dst + ", EVENT_IDn) between " +
+                    describe(earlier) + " and this " + name_,
+                got, location(now)});
+    }
+
+    // The instruction being tracked (its outermost scope's depth; -1: none), and its accesses.
+    int depth_ = 0, tracked_depth_ = -1;
+    PipeRule rule_;
+    const char* name_ = "";
+    const void* source_ = nullptr;
+    std::vector<Pending> pending_;
+
+    Clock issued_{};                         // operations issued to each pipe
+    std::array<Clock, kPipeCount> known_{};  // known_[q]: what pipe q knows to have finished
+    std::array<std::vector<Site>, kPipeCount> history_;  // each pipe's instructions, by number
+    uint32_t ordinal_ = 0;
+    std::map<FlagKey, Flag> flags_;
+    std::map<uintptr_t, Segment> segments_;  // by first byte
+    bool saw_sync_ = false;
+    std::optional<Diagnostic> finding_;  // the first, not raised yet
+    GlobalFootprint footprint_;
+};
+
+SourceSiteScope::SourceSiteScope(const SourceSites* sites) : previous_(t_sites) { t_sites = sites; }
+SourceSiteScope::~SourceSiteScope() { t_sites = previous_; }
+
+BlockCheck::BlockCheck() : previous_(t_checker)
+{
+    if (!checked()) return;
+    checker_ = std::make_unique<BlockChecker>();
+    t_checker = checker_.get();
+}
+
+BlockCheck::~BlockCheck()
+{
+    if (checker_) t_checker = previous_;
+}
+
+GlobalFootprint BlockCheck::finish() { return checker_ ? checker_->finish() : GlobalFootprint{}; }
+
+bool checking() { return t_checker != nullptr; }
+
+void instruction_begins(const char* name)
+{
+    if (t_checker) t_checker->instruction_begins(name);
+}
+
+void instruction_ends()
+{
+    if (t_checker) t_checker->instruction_ends();
+}
+
+void note_access(const void* p, std::size_t n, std::size_t pitch, std::size_t lines, bool write)
+{
+    if (t_checker) t_checker->note(p, n, pitch, lines, write, false, false);
+}
+
+void note_global_access(const void* p, std::size_t n, std::size_t pitch, std::size_t lines, bool write, bool atomic)
+{
+    if (t_checker) t_checker->note(p, n, pitch, lines, write || atomic, true, atomic);
+}
+
+void note_sync(const SyncRecord& record)
+{
+    if (t_checker) t_checker->sync(record);
+}
+
+void check_cross_core(const std::vector<GlobalFootprint>& blocks)
+{
+    struct Entry {
+        GlobalFootprint::Span span;
+        uint32_t block;
+    };
+    std::vector<Entry> all;
+    for (uint32_t b = 0; b < blocks.size(); ++b)
+        for (const auto& s : blocks[b].spans) all.push_back({s, b});
+    if (all.empty()) return;
+    std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) {
+        return std::tie(a.span.begin, a.block) < std::tie(b.span.begin, b.block);
+    });
+    // Sweep by first byte, keeping the spans still open; two spans of different blocks conflict when
+    // one writes, unless both are atomic adds. The reported pair is the one of the lowest blocks.
+    std::vector<const Entry*> open;
+    const Entry* first_a = nullptr;
+    const Entry* first_b = nullptr;
+    for (const Entry& e : all) {
+        std::erase_if(open, [&](const Entry* o) { return o->span.end <= e.span.begin; });
+        for (const Entry* o : open) {
+            if (o->block == e.block || (o->span.kind == 0 && e.span.kind == 0) || (o->span.kind == 2 && e.span.kind == 2)) continue;
+            const Entry* lo = o->block < e.block ? o : &e;
+            const Entry* hi = o->block < e.block ? &e : o;
+            if (!first_a || std::tie(lo->block, hi->block) < std::tie(first_a->block, first_b->block)) {
+                first_a = lo;
+                first_b = hi;
+            }
+        }
+        open.push_back(&e);
+    }
+    if (!first_a) return;
+    static constexpr const char* kVerb[] = {"reads", "writes", "atomically adds to"};
+    const uintptr_t begin = std::max(first_a->span.begin, first_b->span.begin);
+    const uintptr_t end = std::min(first_a->span.end, first_b->span.end);
+    const auto& a_name = blocks[first_a->block].instructions[first_a->span.instruction];
+    const auto& b_name = blocks[first_b->block].instructions[first_b->span.instruction];
+    fail({"ORDER_CROSS_CORE_RACE", "", "",
+          "block " + std::to_string(first_b->block) + " " + kVerb[first_b->span.kind] + " " +
+              describe_bytes(reinterpret_cast<const void*>(begin), end - begin) + " (" + b_name + "), which block " +
+              std::to_string(first_a->block) + " " + kVerb[first_a->span.kind] + " (" + a_name + "), with nothing ordering the two cores",
+          "each global byte written by one block only, and read by no other (or atomic adds only)",
+          "two blocks", ""});
+}
+
+}  // namespace pto::runtime::order

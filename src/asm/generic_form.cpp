@@ -48,6 +48,7 @@ std::span<const OperandSegment> operand_segments(std::string_view op_name)
 std::span<const std::string_view> argument_names(std::string_view op_name)
 {
     if (op_name == "pto.set_flag" || op_name == "pto.wait_flag") return kFlagArguments;
+    if (op_name == "pto.set_flag_dyn" || op_name == "pto.wait_flag_dyn") return std::span(kFlagArguments).first(2);
     if (op_name == "pto.record_event" || op_name == "pto.wait_event") return kEventArguments;
     if (op_name == "pto.barrier" || op_name == "pto.pipe_barrier") return kBarrierArguments;
     return {};

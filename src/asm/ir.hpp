@@ -55,6 +55,7 @@ enum class SigStyle : uint8_t {
     Arrow,       // `: A, B -> R`
     Functional,  // `: (A, B) -> R`, `-> (R1, R2)`, `-> ()`
     Cast,        // `: A to R`
+    Results,     // `-> R` alone (`pto.declare_eventid_array -> !pto.eventid_array<4>`)
     InsOuts,     // types inside `ins(... : A)` / `outs(... : B)`, results after `->`
 };
 
@@ -70,6 +71,7 @@ struct OpSpelling {
     bool semicolon = false;          // PTO-AS `;` terminator
     bool bare_results = false;       // several result types after `->` without parentheses (`-> A, B`)
     uint8_t operands_before_arguments = 0;  // Trailing: operands written before the arguments (0: all)
+    bool operands_in_arguments = false;     // Bracket: the operands close the argument list (`[#pto.pipe<..>, .., %eid]`)
     friend bool operator==(const OpSpelling&, const OpSpelling&) = default;
 };
 

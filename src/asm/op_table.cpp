@@ -103,6 +103,12 @@ const OpInfo kOtherOps[] = {
     // Synchronisation: recorded, not needed for a sequential run to be correct.
     other("pto.set_flag", OpClass::Sync, 0, 0, kAny),
     other("pto.wait_flag", OpClass::Sync, 0, 0, kAny),
+    // The same with the event id computed at run time, and the array such ids are kept in.
+    other("pto.set_flag_dyn", OpClass::Sync, 1, 1, kScalar),
+    other("pto.wait_flag_dyn", OpClass::Sync, 1, 1, kScalar),
+    other("pto.declare_eventid_array", OpClass::Sync, 0, 0, kAny),
+    other("pto.eventid_array_get", OpClass::Sync, 2, 2, kAny),
+    other("pto.eventid_array_set", OpClass::Sync, 3, 3, kAny),
     other("pto.record_event", OpClass::Sync, 0, 0, kAny),
     other("pto.wait_event", OpClass::Sync, 0, 0, kAny),
     other("pto.barrier", OpClass::Sync, 0, 0, kAny),

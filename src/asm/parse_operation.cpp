@@ -178,6 +178,7 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
 
     WrittenOperands written;
     if (!parse_operand_items(written, /*in_parens=*/false)) return false;
+    if (op.spelling.operands_in_arguments && !expect(TokenKind::RSquare, "']' after the operands")) return false;
     // Tokens after the operands (`pto.vcmp %a, %b, %seed, "lt"`, `pto.ppack %m, "LOWER"`).
     if (at(TokenKind::String) && !written.values.empty() && op.arguments.empty()) {
         op.spelling.arguments = ArgStyle::Trailing;
@@ -202,9 +203,14 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
     if (at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
     std::vector<Type> types;
     if (accept(TokenKind::Colon) && !parse_signature(op, types, result_types)) return false;
+    if (op.spelling.signature == SigStyle::None && written.values.empty() && accept(TokenKind::Arrow)) {
+        op.spelling.signature = SigStyle::Results;
+        if (!parse_result_types(result_types)) return false;
+    }
     switch (op.spelling.signature) {
         case SigStyle::Functional:
         case SigStyle::Arrow:
+        case SigStyle::Results:
             if (!check_result_count(result_types.size(), bound, loc)) return false;
             break;
         case SigStyle::Cast:
@@ -213,7 +219,9 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
         case SigStyle::Plain:
             // MLIR's short form: `arith.addi %a, %b : i32` types the operands and the result alike;
             // with no operands, one type per result types each (`%a, %b = pto.get_vms4_sr : i16, i16`).
-            if (types.size() == 1) result_types.assign(bound, types.front());
+            // `pto.eventid_array_get %a[%i] : !pto.eventid_array<N>` types its array; the id read is an index.
+            if (op.name == "pto.eventid_array_get") result_types.assign(bound, Type::index());
+            else if (types.size() == 1) result_types.assign(bound, types.front());
             else if (written.values.empty() && types.size() == bound) result_types = types;
             break;
         default: break;
@@ -317,6 +325,12 @@ bool Parser::parse_attribute_arguments(Operation& op)
         op.spelling.arguments = style;
         if (accept(close)) return true;
         while (true) {
+            // Operands may close a bracketed list (`pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %eid]`):
+            // the operand grammar reads them, and the bracket after them.
+            if (close == TokenKind::RSquare && at(TokenKind::ValueId)) {
+                op.spelling.operands_in_arguments = true;
+                return true;
+            }
             Attribute a;
             if (!parse_attribute(a)) return false;
             op.arguments.push_back(std::move(a));

@@ -589,6 +589,8 @@ private:
             default:
                 out_ += "[";
                 list();
+                if (op.spelling.operands_in_arguments)
+                    for (const Value* v : op.inputs()) out_ += ", " + v->reference();
                 out_ += "]";
                 break;
         }
@@ -649,7 +651,7 @@ private:
 
     void positional(const Operation& op, OpForm form)
     {
-        std::string inputs = inputs_text(op);
+        std::string inputs = op.spelling.operands_in_arguments ? std::string() : inputs_text(op);
         std::string outputs;
         for (Value* v : op.outputs()) outputs += (outputs.empty() ? "" : ", ") + v->reference();
         std::string operands = form == OpForm::Asm
@@ -745,6 +747,10 @@ private:
                 out_ += " : ";
                 type_list(types);
                 out_ += " to ";
+                result_types(op);
+                break;
+            case SigStyle::Results:
+                out_ += " -> ";
                 result_types(op);
                 break;
         }

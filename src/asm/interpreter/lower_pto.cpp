@@ -1,5 +1,7 @@
 // Lowering of the pto operations that are not ISA instructions: tensor views, tile allocation and
 // metadata, block queries, and synchronisation.
+#include <charconv>
+
 #include <pto/common/event.hpp>
 #include <pto/engine/instructions.hpp>
 #include <pto/engine/ops/layout.hpp>
@@ -319,9 +321,89 @@ void Lowerer::lower_buffer_sync(const Operation& op, Body& body)
                           &op});
 }
 
+// Event ids a kernel computes: `pto.declare_eventid_array -> !pto.eventid_array<N>` makes an array of N
+// ids, none set (its slot holds the address of N + 1 int32: N, then the ids, -1 when unset; the
+// storage is the frame's, made fresh at every execution); `eventid_array_set %a[%i], %v` and
+// `eventid_array_get %a[%i]` write and read one; `set_flag_dyn` / `wait_flag_dyn` take one as the event.
+void Lowerer::lower_event_ids(const Operation& op, Body& body)
+{
+    auto index_check = [](const int32_t* array, int64_t i) {
+        if (i < 0 || i >= array[0])
+            runtime::fail({"RUN_EVENTID_INDEX", "", "index", "an element of the event-id array",
+                           "0 to " + std::to_string(array[0] - 1), std::to_string(i), ""});
+    };
+    if (op.name == "pto.declare_eventid_array") {
+        const auto* type = op.results.size() == 1 ? op.results[0]->type.dyn_cast<OpaqueType>() : nullptr;
+        int64_t n = 0;
+        const std::string count = type && type->body ? *type->body : std::string();
+        const auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), n);
+        if (!type || type->name != "eventid_array" || error != std::errc() || end != count.data() + count.size() || n < 1 || n > 1024)
+            fail(op, codes::kBadOperand, "the array's type", "!pto.eventid_array<N>, N from 1 to 1024",
+                 op.results.size() == 1 ? to_string(op.results[0]->type) : "no result");
+        const int site = new_site(), result = define(op.results[0].get());
+        body.steps.push_back({[=](Frame& f) {
+                                  auto& storage = f.storage[std::size_t(site)];
+                                  if (!storage) storage = std::shared_ptr<std::byte>(new std::byte[std::size_t(n + 1) * 4], std::default_delete<std::byte[]>());
+                                  auto* array = reinterpret_cast<int32_t*>(storage.get());
+                                  array[0] = int32_t(n);
+                                  std::fill(array + 1, array + 1 + n, -1);
+                                  f.slots[std::size_t(result)].i = int64_t(reinterpret_cast<intptr_t>(array));
+                              },
+                              &op});
+        return;
+    }
+    const bool get = op.name == "pto.eventid_array_get";
+    if (op.operands.size() != (get ? 2u : 3u) || op.results.size() != (get ? 1u : 0u))
+        fail(op, codes::kBadOperand, op.name + " operands", get ? "an array and an index; one result" : "an array, an index and a value");
+    const int array_slot = slot(op.operands[0]), index_slot = slot(op.operands[1]);
+    if (get) {
+        const int result = define(op.results[0].get());
+        body.steps.push_back({[=](Frame& f) {
+                                  const auto* array = reinterpret_cast<const int32_t*>(intptr_t(f.slots[std::size_t(array_slot)].i));
+                                  const int64_t i = f.slots[std::size_t(index_slot)].i;
+                                  index_check(array, i);
+                                  if (array[1 + i] < 0)
+                                      runtime::fail({"RUN_EVENTID_UNSET", "", "index", "reads element " + std::to_string(i) + " of the event-id array, which nothing set",
+                                                     "an eventid_array_set of it first", "an unset element", ""});
+                                  f.slots[std::size_t(result)].i = array[1 + i];
+                              },
+                              &op});
+        return;
+    }
+    const int value_slot = slot(op.operands[2]);
+    body.steps.push_back({[=](Frame& f) {
+                              auto* array = reinterpret_cast<int32_t*>(intptr_t(f.slots[std::size_t(array_slot)].i));
+                              const int64_t i = f.slots[std::size_t(index_slot)].i, v = f.slots[std::size_t(value_slot)].i;
+                              index_check(array, i);
+                              if (v < 0 || v >= EVENT_ID_MAX)
+                                  runtime::fail({"RUN_EVENT_ID", "", "value", "an event id", "0 to " + std::to_string(EVENT_ID_MAX - 1), std::to_string(v), ""});
+                              array[1 + i] = int32_t(v);
+                          },
+                          &op});
+}
+
 void Lowerer::lower_sync(const Operation& op, Body& body)
 {
     if (op.name == "pto.get_buf" || op.name == "pto.rls_buf") return lower_buffer_sync(op, body);
+    if (op.name.find("eventid_array") != std::string::npos) return lower_event_ids(op, body);
+    if (op.name == "pto.set_flag_dyn" || op.name == "pto.wait_flag_dyn") {
+        auto pipe = [&](std::size_t i) { return i < op.arguments.size() ? engine::pipe_from_name(op.arguments[i].enum_value()) : std::nullopt; };
+        if (op.arguments.size() != 2 || !pipe(0) || !pipe(1) || op.operands.size() != 1)
+            fail(op, codes::kBadOperand, "sync operands", "[source pipe, destination pipe, %event_id]",
+                 std::to_string(op.arguments.size()) + " pipes and " + std::to_string(op.operands.size()) + " operands");
+        const runtime::SyncKind kind = op.name == "pto.set_flag_dyn" ? runtime::SyncKind::SetFlag : runtime::SyncKind::WaitFlag;
+        const int32_t src = *pipe(0), dst = *pipe(1);
+        const int event_slot = slot(op.operands[0]);
+        body.steps.push_back({[=](Frame& f) {
+                                  const int64_t event = f.slots[std::size_t(event_slot)].i;
+                                  if (event < 0 || event >= EVENT_ID_MAX)
+                                      runtime::fail({"RUN_EVENT_ID", "", "event_id", "an event id", "0 to " + std::to_string(EVENT_ID_MAX - 1),
+                                                     std::to_string(event), ""});
+                                  runtime::record_sync(kind, src, dst, int32_t(event));
+                              },
+                              &op});
+        return;
+    }
     // pto.mem_bar orders the vector pipe's own UB accesses, which run in program order here.
     if (op.name == "pto.mem_bar") return;
     auto arg = [&](std::size_t i) { return i < op.arguments.size() ? &op.arguments[i] : nullptr; };

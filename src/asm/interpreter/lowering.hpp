@@ -62,6 +62,7 @@ public:
     void lower_query(const Operation& op, Body& body);
     void lower_sync(const Operation& op, Body& body);
     void lower_buffer_sync(const Operation& op, Body& body);
+    void lower_event_ids(const Operation& op, Body& body);
     void lower_tile(const Operation& op, const OpInfo& info, Body& body);
     void lower_pointer(const Operation& op, Body& body);
     void lower_cube(const Operation& op, Body& body);

@@ -434,3 +434,43 @@ TEST(OrderCheck, ABlockReadingWhatAnotherWritesRaces)
     EXPECT_TRUE(mentions(d, "block 1 writes global")) << d.format();
     EXPECT_TRUE(mentions(d, "which block 0 reads")) << d.format();
 }
+
+namespace {
+
+// Each block scatters 4 rows of ones into table rows first_row(block) .. + 3 (atomically if asked).
+struct ScatterRows {
+    std::vector<float> table = std::vector<float>(16 * kCols, 0.f);
+    int (*first_row)(int block);
+    bool atomic = false;
+
+    static void kernel(ScatterRows* s)
+    {
+        Tile<TileType::Vec, float, 4, kCols> src;
+        Tile<TileType::Vec, int32_t, 1, 8, BLayout::RowMajor, 1, 4> idx;
+        TASSIGN(src, 0x0);
+        TASSIGN(idx, 0x2000);
+        TEXPANDS(src, 1.0f);
+        for (int i = 0; i < 4; ++i) idx.SetValue(i, s->first_row(int(get_block_idx())) + i);
+        pipe_barrier(PIPE_ALL);
+        GlobalTensor<float, Shape<1, 1, 1, 16, kCols>, Stride<1, 1, 1, kCols, 1>> g(s->table.data());
+        if (s->atomic) MSCATTER<Coalesce::Row, ScatterAtomicOp::Add>(g, src, idx);
+        else MSCATTER(g, src, idx);
+    }
+};
+
+}  // namespace
+
+TEST(OrderCheck, ScattersOfTwoBlocksRaceWhereTheirRowsMeet)
+{
+    ScopedChecked checked;
+    ScatterRows own{.first_row = [](int b) { return 4 * b; }};
+    EXPECT_EQ(diagnostic_of([&] { sim::launch(4, ScatterRows::kernel, &own); }).code, "no error");
+    ScatterRows overlapping{.first_row = [](int b) { return 2 * b; }};
+    const Diagnostic d = diagnostic_of([&] { sim::launch(4, ScatterRows::kernel, &overlapping); });
+    EXPECT_EQ(d.code, "ORDER_CROSS_CORE_RACE");
+    EXPECT_TRUE(mentions(d, "block 1 writes global bytes")) << d.format();
+    EXPECT_TRUE(mentions(d, "which block 0 writes (MSCATTER")) << d.format();
+    ScatterRows atomic{.first_row = [](int b) { return 2 * b; }, .atomic = true};
+    EXPECT_EQ(diagnostic_of([&] { sim::launch(4, ScatterRows::kernel, &atomic); }).code, "no error");
+    EXPECT_EQ(atomic.table[2 * kCols], 2.f);
+}

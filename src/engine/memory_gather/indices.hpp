@@ -10,6 +10,7 @@
 #include <pto/engine/descriptor.hpp>
 
 #include "gm_table.hpp"
+#include "runtime/order_checker.hpp"
 #include "words.hpp"
 
 namespace pto::engine::memory_gather {
@@ -77,6 +78,31 @@ struct TileIndices {
         return [data = t.data, step](int64_t k) { return load<uint32_t>(data, k * step); };
     }
 };
+
+// Tells the synchronisation check (checked mode) which table bytes an index-driven transfer over
+// rows x cols positions touches: `cols` elements of each indexed table row (Row mode, `row_index(r)`)
+// or each indexed element (Elem mode, `index_at(r, c)`), after `Rule`; `atomic` for atomic combines.
+template <IndexRule Rule, typename Table, typename RowIndex, typename ElemIndex>
+void note_table_footprint(const Table& table, int element_bytes, uint64_t extent, Coalesce mode, int rows, int cols,
+                          RowIndex&& row_index, ElemIndex&& index_at, bool write, bool atomic = false)
+{
+    if (!runtime::order::checking()) return;
+    const auto note = [&](int64_t offset) {
+        runtime::order::note_global_access(table.data + offset * element_bytes, std::size_t(element_bytes), 0, 1, write, atomic);
+    };
+    for (int r = 0; r < rows; ++r) {
+        if (mode == Coalesce::Row) {
+            const uint64_t row = remap<Rule>(row_index(r), extent);
+            if (row == extent) continue;
+            for (int c = 0; c < cols; ++c) note(table.offset(row, uint64_t(c)));
+            continue;
+        }
+        for (int c = 0; c < cols; ++c) {
+            const uint64_t e = remap<Rule>(index_at(r, c), extent);
+            if (e != extent) note(table.flat_offset(e));
+        }
+    }
+}
 
 // Indices in a GM tensor viewed as [Shape[0] * ... * Shape[3], Shape[4]].
 struct GlobalIndices {

@@ -54,6 +54,8 @@ void mgather(const TileDesc& dst, const GlobalDesc& table, const TileDesc& idx, 
         with_rule(index_rule(oob), [&](auto rule) {
             constexpr IndexRule Rule = decltype(rule)::value;
             auto run = [&](const auto& addressing) {
+                note_table_footprint<Rule>(addressing, int(sizeof(Word)), extent, mode, dst.valid_rows, dst.valid_cols,
+                                           TileIndices::line(idx), TileIndices(idx), false);
                 if (rows) gather_rows<Word, Rule>(dst, addressing, extent, TileIndices::line(idx));
                 else gather_elements<Word, Rule>(dst, addressing, extent, TileIndices(idx));
             };

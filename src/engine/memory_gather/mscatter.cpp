@@ -120,6 +120,8 @@ void run_scatter(const GlobalDesc& table, uint64_t extent, const TileDesc& src, 
 {
     with_rule(rule, [&](auto r) {
         constexpr IndexRule Rule = decltype(r)::value;
+        note_table_footprint<Rule>(NdTable(table), int(sizeof(T)), extent, mode, src.valid_rows, src.valid_cols, TileIndices::line(idx),
+                                   TileIndices(idx), true, !std::is_same_v<Combine, PlainStore>);
         if (mode == Coalesce::Row) scatter_rows<T, Rule>(NdTable(table), extent, src, TileIndices::line(idx), combine);
         else scatter_elements<T, Rule>(NdTable(table), extent, src, TileIndices(idx), combine);
     });

@@ -200,6 +200,24 @@ TEST_F(Cli, VerifyAndRunReportMissingPipeSync)
     EXPECT_EQ(cli({"verify", "--sync", "sometimes", example("vector_add.pto")}).status, 2);
 }
 
+TEST_F(Cli, RunCheckFindsWhatOnlyTheRunKnows)
+{
+    // The event ids are computed: the verifier leaves the function alone, a checked run finds the wait
+    // for an id nothing set and exits with 1; an unchecked run does not look.
+    const std::string dynamic = write("dynamic.pto",
+                                      "func.func @f() {\n"
+                                      "  %c1 = arith.constant 1 : index\n"
+                                      "  %c2 = arith.constant 2 : index\n"
+                                      "  pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %c1]\n"
+                                      "  pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %c2]\n"
+                                      "  return\n}\n");
+    EXPECT_EQ(cli({"verify", dynamic}).status, 0);
+    const Outcome r = cli({"run", dynamic, "--check"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("dynamic.pto:5:3: error[ORDER_WAIT_WITHOUT_SET]: wait_flag: no set_flag for this wait"), std::string::npos) << r.err;
+    EXPECT_EQ(cli({"run", dynamic}).status, 0);
+}
+
 TEST_F(Cli, UsageErrorsExitWithTwo)
 {
     EXPECT_EQ(cli({}).status, 2);

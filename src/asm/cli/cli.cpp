@@ -221,7 +221,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     run->add_option("--entry", entry, "the function to run (default: the pto.entry one, else the first)");
     run->add_option("--target", target, "target profile")->transform(CLI::CheckedTransformer(targets));
     run->add_option("--sync", sync, sync_help)->transform(CLI::CheckedTransformer(syncs));
-    run->add_flag("--check", checked, "checked mode: bounds, uninitialised reads, gather indices");
+    run->add_flag("--check", checked, "checked mode: bounds, uninitialised reads, gather indices, pipe synchronisation");
     run->add_option("--blocks", blocks, "blocks of the launch")->check(CLI::Range(1u, 65535u));
     run->add_option("--arg", args, "NAME=VALUE: an .npy path, PATH.bin:DTYPE:SHAPE, DTYPE:SHAPE (zeros) or a number");
     run->add_option("--out", outs, "NAME=PATH: write the array of a pointer argument to an .npy file after the run");

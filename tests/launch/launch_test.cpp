@@ -1,7 +1,7 @@
 // The parallel launch: every multi-block example gives the same bytes (and the same synchronisation
 // log) on one thread and on many; a failing launch reports the lowest-numbered failing block, as a serial
 // run does; a block sees what its launching thread chose (target, checked mode, execution context, task
-// cookie); a launch nested in a block runs.
+// cookie); a launch nested in a block runs; atomic adds of all blocks into the same bytes all land.
 #include <pto/pto-inst.hpp>
 
 #include <gtest/gtest.h>
@@ -297,6 +297,39 @@ TEST(ParallelLaunch, LaunchesFromSeveralHostThreadsAtOnceAllRun)
     for (auto& t : hosts) t.join();
     for (const auto& out : z)
         for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], x[i] + y[i]) << i;
+}
+
+// Atomic adds of every block into the same global bytes all land, whatever the thread count: each is a
+// read-modify-write that another block's must not interleave with (TSTORE<AtomicAdd>, MSCATTER's add).
+TEST(ParallelLaunch, AtomicAddsOfEveryBlockToTheSameGlobalBytesAllLand)
+{
+    constexpr int kBlocks = 64, kRows = 16, kCols = 64;
+    using Ones = Tile<TileType::Vec, float, kRows, kCols>;
+    using Sum = GlobalTensor<float, Shape<1, 1, 1, kRows, kCols>, Stride<1, 1, 1, kCols, 1>>;
+    using Row = Tile<TileType::Vec, float, 1, kCols>;
+    using Index = Tile<TileType::Vec, int32_t, 1, kCols>;
+    using Table = GlobalTensor<float, Shape<1, 1, 1, 1, kCols>, Stride<1, 1, 1, kCols, 1>>;
+    for (unsigned threads : {1u, many_threads()}) {
+        ScopedThreads count(threads);
+        std::vector<float> stored(size_t(kRows) * kCols, 0.0f), scattered(kCols, 0.0f);
+        sim::launch(kBlocks, [&] {
+            Ones ones;
+            Row row;
+            Index idx;
+            TASSIGN(ones, 0x0);
+            TASSIGN(row, 0x1000);
+            TASSIGN(idx, 0x1100);
+            TEXPANDS(ones, 1.0f);
+            TEXPANDS(row, 1.0f);
+            for (int c = 0; c < kCols; ++c) idx.SetValue(uint32_t(c), c);
+            Sum sum(stored.data());
+            Table table(scattered.data());
+            TSTORE(sum, ones, AtomicType::AtomicAdd);
+            MSCATTER<Coalesce::Elem, ScatterAtomicOp::Add>(table, row, idx);
+        });
+        for (size_t i = 0; i < stored.size(); ++i) ASSERT_EQ(stored[i], float(kBlocks)) << threads << " threads, " << i;
+        for (size_t i = 0; i < scattered.size(); ++i) ASSERT_EQ(scattered[i], float(kBlocks)) << threads << " threads, " << i;
+    }
 }
 
 TEST(ParallelLaunch, TheThreadCountIsSetByTheApi)

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engine/data_movement/acc_quantize.hpp"
+#include "engine/global_atomics.hpp"
 #include "engine/saturation.hpp"
 
 namespace pto::engine::cube {
@@ -90,6 +91,8 @@ void fixpipe(const Fixpipe& w)
     const TileDesc& acc = *w.src;
     require_written(acc, int(w.m), int(w.n), "src");
     const int64_t bytes = dtype_bits(w.dst_dtype) / 8;
+    std::unique_lock<std::mutex> atomics;
+    if (w.atomic != FixpipeAtomic::None) atomics = lock_global_atomics();
     for (int64_t c = 0; c < w.n; ++c) {
         const float scale = w.scale_table ? table_value(w.scale_table, w.scale_dtype, c) : w.scale;
         const float slope = w.slope_table ? table_value(w.slope_table, w.slope_dtype, c) : w.slope;

@@ -10,6 +10,7 @@
 #include "engine/data_movement/global_view.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
+#include "engine/global_atomics.hpp"
 
 namespace pto::engine {
 
@@ -175,6 +176,8 @@ void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic, ReluP
     runtime::InstructionScope scope("TSTORE");
     const dm::GlobalView view = checked_view(dst, src, atomic, nullptr, relu);
     const bool accumulate = atomic == AtomicType::AtomicAdd;
+    std::unique_lock<std::mutex> atomics;
+    if (accumulate) atomics = lock_global_atomics();
     if (src.loc == TileType::Acc) {
         relu == ReluPreMode::NormalRelu ? store_accumulator<true>(view, src, dst.dtype, accumulate)
                                         : store_accumulator<false>(view, src, dst.dtype, accumulate);
@@ -189,6 +192,8 @@ void tstore(const GlobalDesc& dst, const TileDesc& src, const AccQuantization& q
     runtime::InstructionScope scope(quant.per_column ? "TSTORE_FP" : "TSTORE");
     const dm::GlobalView view = checked_view(dst, src, atomic, &quant, relu);
     const int64_t out_bytes = (dtype_bits(dst.dtype) + 7) / 8;
+    std::unique_lock<std::mutex> atomics;
+    if (atomic == AtomicType::AtomicAdd) atomics = lock_global_atomics();
     for (int c = 0; c < src.valid_cols; ++c) {
         const float scale = dm::column_scale(quant, c);
         for (int r = 0; r < src.valid_rows; ++r) {

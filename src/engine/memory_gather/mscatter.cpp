@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/global_atomics.hpp"
 #include "gm_table.hpp"
 #include "indices.hpp"
 #include "operand_rules.hpp"
@@ -224,6 +225,8 @@ void mscatter(const GlobalDesc& table, const TileDesc& src, const TileDesc& idx,
         }
     }
 
+    std::unique_lock<std::mutex> atomics;
+    if (atomic != ScatterAtomicOp::None) atomics = lock_global_atomics();
     switch (atomic) {
         case ScatterAtomicOp::None:
             with_word(src.element_bits() / 8, [&](auto word) {

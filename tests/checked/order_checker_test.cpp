@@ -317,7 +317,7 @@ TEST(OrderCheck, EventsOrderTheirPipes)
                   TADD(t.c, t.a, t.a, copy);
               }).code,
               "no error");
-    EXPECT_EQ(run_block([&] { Event<Op::TLOAD, Op::TADD> loaded = TLOAD(t.a, t.gin); }).code, "ORDER_UNWAITED_SET");
+    EXPECT_EQ(run_block([&] { [[maybe_unused]] Event<Op::TLOAD, Op::TADD> loaded = TLOAD(t.a, t.gin); }).code, "ORDER_UNWAITED_SET");
 }
 
 TEST(OrderCheck, ABlockWithoutSynchronisationIsNotJudged)

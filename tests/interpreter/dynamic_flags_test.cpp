@@ -57,8 +57,9 @@ Outcome run_kernel(const std::string& text)
     std::vector<float> in = random_vector<float>(256, 7), out(256, 0.0f);
     const RunResult r = run(parsed.module, {array_arg("a", in), array_arg("c", out)}, checked_run());
     Outcome o{found.empty() ? "none" : found[0].code, r.ok() ? "none" : r.diagnostics[0].code + "@" + r.diagnostics[0].location, out};
-    if (r.ok())
+    if (r.ok()) {
         for (std::size_t i = 0; i < in.size(); ++i) EXPECT_EQ(out[i], in[i] + in[i]) << i;
+    }
     return o;
 }
 

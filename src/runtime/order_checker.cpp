@@ -157,25 +157,20 @@ public:
         const FlagKey key{r.src_pipe, r.dst_pipe, is_event ? -1 : r.event_id, r.event_object};
         const auto it = flags_.find(key);
         if (set) {
-            if (it != flags_.end()) {
-                report({"ORDER_SET_TWICE", site.name, "",
-                        "the flag is already set and not yet waited (set by " + it->second.set_by + ")",
-                        flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before setting it again",
-                        "a second " + flag_text("set_flag", key.src, key.dst, key.event, is_event), location(site)});
-                raise_finding();
-            }
+            // The block has synchronised (this is a synchronisation operation): a protocol finding stops it at once.
+            if (it != flags_.end())
+                fail({"ORDER_SET_TWICE", site.name, "", "the flag is already set and not yet waited (set by " + it->second.set_by + ")",
+                      flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before setting it again",
+                      "a second " + flag_text("set_flag", key.src, key.dst, key.event, is_event), location(site)});
             Flag flag{known_[std::size_t(key.src)], site.ordinal, describe(site), location(site)};
             flag.clock[std::size_t(key.src)] = issued_[std::size_t(key.src)];
             flags_[key] = flag;
             return;
         }
-        if (it == flags_.end()) {
-            report({"ORDER_WAIT_WITHOUT_SET", site.name, "", "no set_flag for this wait: the waiting pipe would stall forever",
-                    "an earlier " + flag_text("set_flag", key.src, key.dst, key.event, is_event),
-                    "no outstanding set_flag with this pipe pair and event", location(site)});
-            raise_finding();
-            return;
-        }
+        if (it == flags_.end())
+            fail({"ORDER_WAIT_WITHOUT_SET", site.name, "", "no set_flag for this wait: the waiting pipe would stall forever",
+                  "an earlier " + flag_text("set_flag", key.src, key.dst, key.event, is_event),
+                  "no outstanding set_flag with this pipe pair and event", location(site)});
         Clock& waiter = known_[std::size_t(key.dst)];
         for (std::size_t p = 0; p < kPipeCount; ++p) waiter[p] = std::max(waiter[p], it->second.clock[p]);
         flags_.erase(it);

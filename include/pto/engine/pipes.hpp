@@ -59,17 +59,19 @@ constexpr std::string_view pipe_short_name(pipe_t pipe)
 }
 
 // The pipe of an operation class named by record_event / wait_event / barrier in PTO-AS
-// (`#pto.sync_op_type<TLOAD>`); nothing for a class without a documented pipe.
+// (`#pto.sync_op_type<TLOAD>`): the pipe of the C++ operation class it names (pto::pipe_of); nothing
+// for a class without a documented pipe.
 constexpr std::optional<pipe_t> event_class_pipe(std::string_view op_class)
 {
-    constexpr std::pair<std::string_view, pipe_t> kClasses[] = {
-        {"TLOAD", PIPE_MTE2},      {"TSTORE_VEC", PIPE_MTE3}, {"TSTORE_MAT", PIPE_MTE3}, {"TSTORE_ACC", PIPE_FIX},
-        {"TMOV_M2L", PIPE_MTE1},   {"TMOV_M2R", PIPE_MTE1},   {"TMOV_M2B", PIPE_MTE1},   {"TMOV_M2S", PIPE_FIX},
-        {"TMOV_V2M", PIPE_FIX},    {"TMOV_A2V", PIPE_FIX},    {"TMOV_A2M", PIPE_FIX},    {"TMOV_V2V", PIPE_V},
-        {"TMATMUL", PIPE_M},       {"TVEC", PIPE_V},
+    using pto::Op;
+    constexpr std::pair<std::string_view, Op> kClasses[] = {
+        {"TLOAD", Op::TLOAD},       {"TSTORE_VEC", Op::TSTORE_VEC}, {"TSTORE_MAT", Op::TSTORE_MAT}, {"TSTORE_ACC", Op::TSTORE_ACC},
+        {"TMOV_M2L", Op::TMOV_M2L}, {"TMOV_M2R", Op::TMOV_M2R},     {"TMOV_M2B", Op::TMOV_M2B},     {"TMOV_M2S", Op::TMOV_M2S},
+        {"TMOV_V2M", Op::TMOV_V2M}, {"TMOV_A2V", Op::TMOV_A2V},     {"TMOV_A2M", Op::TMOV_A2M},     {"TMOV_V2V", Op::TMOV_V2V},
+        {"TMATMUL", Op::TMATMUL},   {"TVEC", Op::VECTOR},
     };
-    for (const auto& [name, pipe] : kClasses)
-        if (name == op_class) return pipe;
+    for (const auto& [name, op] : kClasses)
+        if (name == op_class) return pto::pipe_of(op);
     return std::nullopt;
 }
 

@@ -23,9 +23,8 @@ namespace {
 
 int64_t item_value(const Frame& f, const GroupItem& item) { return item.slot < 0 ? item.literal : f.slots[item.slot].i; }
 
-// Pipe and event names of the sync operations, as pipe_t / event_t values; -1 when absent or unknown.
-// A pipe or event name as its value; record_event / wait_event name an operation class (TLOAD,
-// TMATMUL) for the pipe that runs it. -1 for anything else.
+// A pipe or event name of a sync operation as its pipe_t / event_t value; record_event / wait_event
+// name an operation class (TLOAD, TMATMUL) for the pipe that runs it. -1 for anything else.
 int32_t sync_code(const Attribute* a)
 {
     if (!a) return -1;
@@ -34,6 +33,13 @@ int32_t sync_code(const Attribute* a)
     if (const auto event = engine::event_from_name(v)) return *event;
     if (const auto pipe = engine::event_class_pipe(v)) return *pipe;
     return -1;
+}
+
+// RUN_EVENT_ID unless `id` names one of the core's event flags.
+void require_event_id(int64_t id, const char* operand)
+{
+    if (id < 0 || id >= EVENT_ID_MAX)
+        runtime::fail({"RUN_EVENT_ID", "", operand, "an event id", "0 to " + std::to_string(EVENT_ID_MAX - 1), std::to_string(id), ""});
 }
 
 }  // namespace
@@ -375,8 +381,7 @@ void Lowerer::lower_event_ids(const Operation& op, Body& body)
                               auto* array = reinterpret_cast<int32_t*>(intptr_t(f.slots[std::size_t(array_slot)].i));
                               const int64_t i = f.slots[std::size_t(index_slot)].i, v = f.slots[std::size_t(value_slot)].i;
                               index_check(array, i);
-                              if (v < 0 || v >= EVENT_ID_MAX)
-                                  runtime::fail({"RUN_EVENT_ID", "", "value", "an event id", "0 to " + std::to_string(EVENT_ID_MAX - 1), std::to_string(v), ""});
+                              require_event_id(v, "value");
                               array[1 + i] = int32_t(v);
                           },
                           &op});
@@ -396,9 +401,7 @@ void Lowerer::lower_sync(const Operation& op, Body& body)
         const int event_slot = slot(op.operands[0]);
         body.steps.push_back({[=](Frame& f) {
                                   const int64_t event = f.slots[std::size_t(event_slot)].i;
-                                  if (event < 0 || event >= EVENT_ID_MAX)
-                                      runtime::fail({"RUN_EVENT_ID", "", "event_id", "an event id", "0 to " + std::to_string(EVENT_ID_MAX - 1),
-                                                     std::to_string(event), ""});
+                                  require_event_id(event, "event_id");
                                   runtime::record_sync(kind, src, dst, int32_t(event));
                               },
                               &op});

@@ -6,7 +6,16 @@
 #include <cstdint>
 #include <memory>
 
+#include <pto/runtime/launch.hpp>
+
 namespace pto::runtime {
+
+// One simulated core of a launch.
+struct CoreSpec {
+    uint32_t block;
+    CoreKind kind;
+    uint32_t subblock, subblocks;  // a vector core's sub-block; for a unified core, the launching thread's
+};
 
 struct Core;
 
@@ -22,11 +31,11 @@ LaunchOrigin launch_origin();
 // True while the calling thread runs a block (a launch from there runs its blocks in place).
 bool inside_block();
 
-// Makes the calling thread run block `block` of `blocks` on a fresh core with `origin`'s choices until
-// its end, when the thread's previous state comes back.
+// Makes the calling thread run `core` of a launch of `blocks` blocks on a fresh core with `origin`'s
+// choices until its end, when the thread's previous state comes back.
 class BlockScope {
 public:
-    BlockScope(const LaunchOrigin& origin, uint32_t block, uint32_t blocks);
+    BlockScope(const LaunchOrigin& origin, const CoreSpec& core, uint32_t blocks);
     ~BlockScope();
     BlockScope(const BlockScope&) = delete;
     BlockScope& operator=(const BlockScope&) = delete;
@@ -38,6 +47,7 @@ private:
     Core* outer_core_;
     LaunchOrigin outer_;
     uint32_t outer_block_, outer_blocks_;
+    CoreKind outer_kind_;
 };
 
 }  // namespace pto::runtime

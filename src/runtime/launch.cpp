@@ -6,6 +6,7 @@
 
 #include "runtime/block_scope.hpp"
 #include "runtime/order_checker.hpp"
+#include "runtime/scheduler.hpp"
 #include "runtime/sync_capture.hpp"
 #include "runtime/thread_pool.hpp"
 
@@ -65,55 +66,86 @@ unsigned launch_threads()
 
 void set_launch_threads(unsigned n) { g_threads_set.store(n, std::memory_order_relaxed); }
 
+namespace {
+
+// Runs `cores` (in block order) and fails as a serial run of the blocks would.
+void run_cores(std::vector<CoreSpec> cores, uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
+{
+    (void)checked();  // read PTO_CHECK once, here, rather than in every core at once
+    const LaunchOrigin origin = launch_origin();
+    const size_t count = cores.size();
+    std::vector<std::vector<SyncRecord>> records(count);
+    std::vector<order::GlobalFootprint> footprints(count);  // checked mode: the global bytes of each core
+    std::vector<std::exception_ptr> failures(count);
+
+    const unsigned threads = static_cast<unsigned>(std::min<size_t>(launch_threads(), count));
+    std::unique_lock pool_lock(g_pool_mutex, std::defer_lock);
+    // A launch nested in a block, or one while another thread's launch holds the pool, runs in place.
+    const bool use_pool = threads > 1 && !inside_block() && pool_lock.try_lock();
+
+    std::unique_ptr<Scheduler> scheduler;
+    scheduler = std::make_unique<Scheduler>(std::move(cores), use_pool ? threads : 1, [&](uint32_t i) {
+        const CoreSpec& core = scheduler->cores()[i];
+        try {
+            BlockScope scope(origin, core, blocks);
+            SyncCapture capture(records[i]);
+            order::BlockCheck check;
+            body(ctx, core.block);
+            footprints[i] = check.finish();
+        } catch (const Scheduler::CoreAbandoned&) {
+            // Its launch failed or deadlocked elsewhere: that is what is reported.
+        } catch (...) {
+            failures[i] = std::current_exception();
+            scheduler->core_failed(i);
+        }
+    });
+    if (use_pool) {
+        pool_of(launch_threads() - 1).run([&] { scheduler->carry(); });
+    } else {
+        scheduler->carry();
+    }
+    scheduler->wait_until_done();
+
+    // Cores are started in order, so every core before the first failing one ran to its end (or
+    // failed, and then the lowest failure is reported) and the records of those up to it are complete.
+    const auto& all = scheduler->cores();
+    const auto failed = std::find_if(failures.begin(), failures.end(), [](const auto& f) { return f != nullptr; });
+    const uint32_t last_block = failed == failures.end() ? blocks - 1 : all[failed - failures.begin()].block;
+    for (size_t i = 0; i < count && all[i].block <= last_block; ++i) append_sync_records(records[i]);
+    if (failed != failures.end()) std::rethrow_exception(*failed);
+    if (scheduler->deadlock()) std::rethrow_exception(scheduler->deadlock());
+
+    // The cross-core check compares blocks: the footprints of a block's cores are one.
+    std::vector<order::GlobalFootprint> per_block(blocks);
+    for (size_t i = 0; i < count; ++i) order::merge_footprint(per_block[all[i].block], std::move(footprints[i]));
+    order::check_cross_core(per_block);
+}
+
+}  // namespace
+
 void launch(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
 {
     if (blocks == 0) return;
-    (void)checked();  // read PTO_CHECK once, here, rather than in every block at once
     const LaunchOrigin origin = launch_origin();
+    std::vector<CoreSpec> cores;
+    cores.reserve(blocks);
+    for (uint32_t b = 0; b < blocks; ++b) cores.push_back({b, CoreKind::Unified, origin.subblock_idx, origin.subblock_num});
+    run_cores(std::move(cores), blocks, body, ctx);
+}
 
-    constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-    std::vector<std::vector<SyncRecord>> records(blocks);
-    std::vector<order::GlobalFootprint> footprints(blocks);  // checked mode: the global bytes of each block
-    std::atomic<uint32_t> next{0};
-    std::atomic<uint32_t> first_failed{kNone};
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
+uint32_t vector_cores_per_block() { return 2; }
 
-    // Blocks are taken in increasing order, so once block f failed every block before it has started:
-    // they run to the end (one of them may fail too, and then its failure is the one reported), and the
-    // blocks after it are skipped.
-    const auto run_blocks = [&] {
-        for (uint32_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) < blocks;) {
-            if (b > first_failed.load(std::memory_order_relaxed)) return;
-            try {
-                BlockScope scope(origin, b, blocks);
-                SyncCapture capture(records[b]);
-                order::BlockCheck check;
-                body(ctx, b);
-                footprints[b] = check.finish();
-            } catch (...) {
-                std::lock_guard lock(failure_mutex);
-                if (b < first_failed.load(std::memory_order_relaxed)) {
-                    first_failed.store(b, std::memory_order_relaxed);
-                    failure = std::current_exception();
-                }
-            }
-        }
-    };
-
-    const unsigned threads = std::min<unsigned>(launch_threads(), blocks);
-    std::unique_lock pool_lock(g_pool_mutex, std::defer_lock);
-    // A launch nested in a block, or one while another thread's launch holds the pool, runs in place.
-    if (threads > 1 && !inside_block() && pool_lock.try_lock()) {
-        pool_of(launch_threads() - 1).run(run_blocks);
-    } else {
-        run_blocks();
+void launch_mixed(uint32_t blocks, void (*body)(void* ctx, uint32_t block), void* ctx)
+{
+    if (blocks == 0) return;
+    const uint32_t vectors = vector_cores_per_block();
+    std::vector<CoreSpec> cores;
+    cores.reserve(size_t(blocks) * (1 + vectors));
+    for (uint32_t b = 0; b < blocks; ++b) {
+        cores.push_back({b, CoreKind::Cube, 0, 1});
+        for (uint32_t v = 0; v < vectors; ++v) cores.push_back({b, CoreKind::Vector, v, vectors});
     }
-
-    const uint32_t last = std::min(blocks - 1, first_failed.load());
-    for (uint32_t b = 0; b <= last; ++b) append_sync_records(records[b]);
-    if (failure) std::rethrow_exception(failure);
-    order::check_cross_core(footprints);
+    run_cores(std::move(cores), blocks, body, ctx);
 }
 
 }  // namespace pto::runtime

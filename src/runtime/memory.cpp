@@ -155,6 +155,7 @@ thread_local uint32_t t_block_num = 1;
 thread_local uint32_t t_subblock_idx = 0;
 thread_local uint32_t t_subblock_num = 1;
 thread_local uint64_t t_task_cookie = 0;
+thread_local CoreKind t_core_kind = CoreKind::Unified;
 // The core of this thread's last block, kept for its next one: making a core fresh again costs a clear
 // of its memories, a new one also the allocation and the first touch of every page.
 thread_local std::unique_ptr<Core> t_spare_core;
@@ -292,7 +293,8 @@ uint32_t block_num() { return t_block_num; }
 uint32_t subblock_idx()
 {
     const auto hook = g_subblock_hook.load(std::memory_order_acquire);
-    return hook ? hook() : t_subblock_idx;
+    // A vector core of a mixed launch is its own sub-block, whatever a harness's hook says.
+    return hook && t_core_kind != CoreKind::Vector ? hook() : t_subblock_idx;
 }
 uint32_t subblock_num() { return t_subblock_num; }
 
@@ -311,16 +313,20 @@ LaunchOrigin launch_origin() { return {t_selected_target, t_subblock_idx, t_subb
 
 bool inside_block() { return t_core != nullptr; }
 
-BlockScope::BlockScope(const LaunchOrigin& origin, uint32_t block, uint32_t blocks)
+CoreKind core_kind() { return t_core_kind; }
+
+BlockScope::BlockScope(const LaunchOrigin& origin, const CoreSpec& spec, uint32_t blocks)
     : outer_core_(t_core),
       outer_(launch_origin()),
       outer_block_(t_block_idx),
-      outer_blocks_(t_block_num)
+      outer_blocks_(t_block_num),
+      outer_kind_(t_core_kind)
 {
     t_selected_target = origin.selected_target;  // before the core is made: it has that target's capacities
-    t_subblock_idx = origin.subblock_idx;
-    t_subblock_num = origin.subblock_num;
+    t_subblock_idx = spec.subblock;
+    t_subblock_num = spec.subblocks;
     t_task_cookie = origin.task_cookie;
+    t_core_kind = spec.kind;
     try {
         if (t_spare_core && t_spare_core->target == active_target()) {
             core_ = std::move(t_spare_core);
@@ -335,7 +341,7 @@ BlockScope::BlockScope(const LaunchOrigin& origin, uint32_t block, uint32_t bloc
         throw;
     }
     t_core = core_.get();
-    t_block_idx = block;
+    t_block_idx = spec.block;
     t_block_num = blocks;
 }
 
@@ -354,6 +360,7 @@ void BlockScope::restore()
     t_task_cookie = outer_.task_cookie;
     t_block_idx = outer_block_;
     t_block_num = outer_blocks_;
+    t_core_kind = outer_kind_;
 }
 
 // --- the current core's registers and memories ---------------------------------------------------

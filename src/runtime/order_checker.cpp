@@ -16,6 +16,7 @@
 
 #include "engine/definition.hpp"
 #include "runtime/memory_regions.hpp"
+#include "runtime/scheduler.hpp"
 
 namespace pto::runtime::order {
 
@@ -210,7 +211,7 @@ public:
     std::string describe(const Site& s) const
     {
         if (s.source && t_sites && t_sites->describe) return std::string(s.name) + " at " + t_sites->describe(t_sites->context, s.source);
-        return std::string(s.name) + " (instruction " + std::to_string(s.ordinal) + " of block " + std::to_string(block_idx()) + ")";
+        return std::string(s.name) + " (instruction " + std::to_string(s.ordinal) + " of " + describe_calling_core() + ")";
     }
 
 private:
@@ -424,6 +425,20 @@ void note_global_access(const void* p, std::size_t n, std::size_t pitch, std::si
 void note_sync(const SyncRecord& record)
 {
     if (t_checker) t_checker->sync(record);
+}
+
+void merge_footprint(GlobalFootprint& into, GlobalFootprint&& part)
+{
+    if (into.spans.empty() && into.instructions.empty()) {
+        into = std::move(part);
+        return;
+    }
+    const auto first = static_cast<uint32_t>(into.instructions.size());
+    for (GlobalFootprint::Span span : part.spans) {
+        span.instruction += first;
+        into.spans.push_back(span);
+    }
+    for (std::string& name : part.instructions) into.instructions.push_back(std::move(name));
 }
 
 void check_cross_core(const std::vector<GlobalFootprint>& blocks)

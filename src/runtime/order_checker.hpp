@@ -80,6 +80,9 @@ private:
     BlockChecker* previous_;
 };
 
+// Adds `part` (another core of the same block) to `into`.
+void merge_footprint(GlobalFootprint& into, GlobalFootprint&& part);
+
 // ORDER_CROSS_CORE_RACE when two blocks' footprints conflict (the lowest pair of blocks is reported).
 void check_cross_core(const std::vector<GlobalFootprint>& blocks);
 

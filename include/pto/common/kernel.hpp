@@ -27,6 +27,30 @@ void launch(uint32_t blocks, Kernel&& kernel, Args&&... args)
     runtime::launch(blocks, [](void* ctx, uint32_t block) { (*static_cast<Call*>(ctx))(block); }, &call);
 }
 
+// Runs a mixed kernel over `blocks` blocks, as the device runs one: on each block's cube core
+// `cube_kernel(args...)`, on each of its vector cores `vector_kernel(args...)` (get_subblockid() 0 and
+// 1), all at once, each core with its own memories; TPUSH/TPOP pipes and SYNCALL connect them. A
+// kernel written as one function passes it twice and asks is_cube_core() / is_vector_core() where
+// the device's code tests __DAV_CUBE__ / __DAV_VEC__.
+template <typename CubeKernel, typename VectorKernel, typename... Args>
+void launch_mixed(uint32_t blocks, CubeKernel&& cube_kernel, VectorKernel&& vector_kernel, Args&&... args)
+{
+    auto call = [&](uint32_t) {
+        if (runtime::core_kind() == runtime::CoreKind::Cube) {
+            cube_kernel(args...);
+        } else {
+            vector_kernel(args...);
+        }
+    };
+    using Call = decltype(call);
+    runtime::launch_mixed(blocks, [](void* ctx, uint32_t block) { (*static_cast<Call*>(ctx))(block); }, &call);
+}
+
+// Whether the calling code runs on a cube core, or on a vector core. A block of a plain launch (and
+// code outside launches) runs on a core that is both, as the CPU simulation defines both macros.
+inline bool is_cube_core() { return runtime::core_kind() != runtime::CoreKind::Vector; }
+inline bool is_vector_core() { return runtime::core_kind() != runtime::CoreKind::Cube; }
+
 // The threads launch() runs blocks on: set_threads(n), else PTO_THREADS, else every core (0 resets).
 inline unsigned threads() { return runtime::launch_threads(); }
 inline void set_threads(unsigned n) { runtime::set_launch_threads(n); }

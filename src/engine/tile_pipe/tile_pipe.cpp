@@ -1,0 +1,470 @@
+// TPUSH, TPOP, TALLOC and TFREE: the slots of a block's tile pipes, who waits for whom, and the
+// transfers in and out of a slot (the TSTORE and TLOAD the device's pipes are made of).
+#include <pto/engine/ops/tile_pipe.hpp>
+
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include "runtime/scheduler.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace pto::engine {
+
+namespace {
+
+enum class Flow : uint8_t { C2V, V2C };
+
+const char* flow_name(Flow f) { return f == Flow::C2V ? "C2V" : "V2C"; }
+
+bool carries(const PipeDesc& pipe, Flow flow)
+{
+    const uint8_t bits = pipe.direction & 0x7;
+    if (bits == DIR_V2C_CTRL) return flow == Flow::V2C;
+    if (bits == DIR_C2V_GM || bits == DIR_V2C_GM || bits == DIR_BOTH_GM) {
+        return flow == Flow::C2V ? (bits & 1) != 0 : (bits & 2) != 0;  // 5 = C2V_GM, 6 = V2C_GM, 7 both
+    }
+    return flow == Flow::C2V ? (bits & DIR_C2V) != 0 : (bits & DIR_V2C) != 0;
+}
+
+std::string pipe_name(const PipeDesc& pipe, Flow flow)
+{
+    return std::string("the ") + flow_name(flow) + " pipe of flag " + std::to_string(pipe.flag_id);
+}
+
+// --- who takes part in a transfer ----------------------------------------------------------------
+
+struct Part {
+    uint32_t index = 0, count = 1;  // this core's part of the transfer, and how many parts it has
+    bool active = true;             // false: a vector sub-block with no part in it
+};
+
+bool splits(TileSplitAxis split) { return split != TILE_NO_SPLIT; }
+
+uint32_t sub_block(TileSplitAxis split, const char* instr)
+{
+    const uint32_t sub = runtime::subblock_idx();
+    if (splits(split) && sub > 1) {
+        runtime::fail({"RUN_PIPE_SUBBLOCK", instr, "", "a split tile has two halves, for vector sub-blocks 0 and 1",
+                       "sub-block 0 or 1", "sub-block " + std::to_string(sub), ""});
+    }
+    return sub;
+}
+
+Part producer_part(Flow flow, TileSplitAxis split, const char* instr)
+{
+    if (flow == Flow::C2V) return {};
+    const uint32_t sub = sub_block(split, instr);
+    if (splits(split)) return {sub, 2, true};
+    return {0, 1, sub == 0};
+}
+
+Part consumer_part(const PipeDesc& pipe, Flow flow, TileSplitAxis split, const char* instr)
+{
+    if (flow == Flow::V2C) return {};
+    const uint32_t sub = sub_block(split, instr);
+    if (splits(split)) return {sub, 2, true};
+    const uint32_t subs = runtime::subblock_num();
+    if (pipe.no_split && subs >= 2) return {sub, subs, true};
+    return {0, 1, sub == 0};
+}
+
+// --- where a part lies in its slot ---------------------------------------------------------------
+
+// A slot holds one tile of full_rows x full_cols elements (the producer's valid region, or both halves
+// of it), row after row, row_stride elements apart (the producer's static width, both halves' for a
+// left/right split).
+struct SlotLayout {
+    int64_t full_rows = 0, full_cols = 0, row_stride = 0;
+    int element_bytes = 0;
+};
+
+struct Window {
+    int64_t row = 0, col = 0, rows = 0, cols = 0;
+};
+
+bool splits_rows(TileSplitAxis s) { return s == TILE_UP_DOWN || s == TILE_UP_DOWN_ODD; }
+bool odd(TileSplitAxis s) { return s == TILE_UP_DOWN_ODD || s == TILE_LEFT_RIGHT_ODD; }
+
+// The part of sub-block `sub` of a full extent `n` split in two (the larger half first when odd).
+void half_of(TileSplitAxis split, uint32_t sub, int64_t n, int64_t& start, int64_t& size)
+{
+    const int64_t first = odd(split) ? (n + 1) / 2 : n / 2;
+    start = sub == 0 ? 0 : first;
+    size = sub == 0 ? first : n - first;
+}
+
+// Where a part of a transfer lies in its slot: a half of the tile, or all of it.
+Window window_of(TileSplitAxis split, const Part& part, const SlotLayout& slot)
+{
+    Window w{0, 0, slot.full_rows, slot.full_cols};
+    if (!splits(split) || part.count != 2) return w;
+    if (splits_rows(split)) {
+        half_of(split, part.index, slot.full_rows, w.row, w.rows);
+    } else {
+        half_of(split, part.index, slot.full_cols, w.col, w.cols);
+    }
+    return w;
+}
+
+// The whole tile a producer's part belongs to: its own valid region, or, for a half, twice it (one more
+// or one less for the _ODD forms, whose sub-block 0 has the larger half); `width` is its static width.
+SlotLayout layout_from_part(TileSplitAxis split, const Part& part, int64_t rows, int64_t cols, int64_t width, int element_bytes)
+{
+    SlotLayout slot{rows, cols, width, element_bytes};
+    if (part.count == 2) {
+        int64_t& n = splits_rows(split) ? slot.full_rows : slot.full_cols;
+        n = 2 * n + (odd(split) ? (part.index == 0 ? -1 : 1) : 0);
+        if (!splits_rows(split)) slot.row_stride = 2 * width;
+    }
+    return slot;
+}
+
+// --- the pipes of a launch (or of the threads outside launches) -----------------------------------
+
+struct Slot {
+    int64_t filled = -1, freed = -1;  // the last tile every producer part filled / every consumer freed
+    uint32_t allocated_parts = 0, filled_parts = 0, freed_parts = 0;  // of the tile in progress
+    SlotLayout layout;
+};
+
+struct Channel {
+    uint32_t slot_size = 0, slot_num = 0;
+    std::vector<Slot> slots;
+    std::vector<std::byte> own_storage;  // when the pipe names no global slots
+    std::set<uint32_t> producers, consumers;  // the launch's cores seen on either side
+};
+
+using ChannelKey = std::tuple<uint64_t, uint32_t, uint32_t, Flow>;  // task cookie, block, flag id, flow
+
+struct Pipes {
+    std::map<ChannelKey, Channel> channels;
+};
+
+ChannelKey key_of(const PipeDesc& pipe, Flow flow)
+{
+    return {runtime::task_cookie(), runtime::block_idx(), pipe.flag_id, flow};
+}
+
+Channel& channel_of(const PipeDesc& pipe, Flow flow, const char* instr)
+{
+    if (pipe.slot_num == 0 || pipe.slot_size == 0) {
+        runtime::fail({"RUN_PIPE_SHAPE", instr, "pipe", "a TPipe has at least one slot of at least one byte", "SlotNum >= 1, SlotSize >= 1",
+                       std::to_string(pipe.slot_num) + " slots of " + std::to_string(pipe.slot_size) + " bytes", ""});
+    }
+    Channel& c = runtime::cross_core_objects().get<Pipes>().channels[key_of(pipe, flow)];
+    if (c.slots.empty()) {
+        c.slot_size = pipe.slot_size;
+        c.slot_num = pipe.slot_num;
+        c.slots.resize(pipe.slot_num);
+        if (!pipe.gm_slots) c.own_storage.resize(size_t(pipe.slot_size) * pipe.slot_num);
+    } else if (c.slot_size != pipe.slot_size || c.slot_num != pipe.slot_num) {
+        runtime::fail({"RUN_PIPE_MISMATCH", instr, "pipe",
+                       pipe_name(pipe, flow) + " is used with two shapes in block " + std::to_string(runtime::block_idx()),
+                       std::to_string(c.slot_num) + " slots of " + std::to_string(c.slot_size) + " bytes",
+                       std::to_string(pipe.slot_num) + " slots of " + std::to_string(pipe.slot_size) + " bytes", ""});
+    }
+    return c;
+}
+
+std::byte* slot_base(const PipeDesc& pipe, Channel& c, uint32_t index)
+{
+    std::byte* base = pipe.gm_slots ? pipe.gm_slots : c.own_storage.data();
+    return base + size_t(index % c.slot_num) * c.slot_size;
+}
+
+// The cores that could end a wait on the other side: those seen there, else the block's cores of
+// the other kind.
+// the other kind in `block` (a wait is described on whichever thread finds the deadlock).
+std::vector<uint32_t> other_side(const std::set<uint32_t>& seen, runtime::CoreKind kind, uint32_t block)
+{
+    if (!seen.empty()) return {seen.begin(), seen.end()};
+    std::vector<uint32_t> cores;
+    const auto& all = runtime::launch_cores();
+    for (uint32_t i = 0; i < all.size(); ++i)
+        if (all[i].block == block && all[i].kind == kind) cores.push_back(i);
+    return cores;
+}
+
+void note_core(std::set<uint32_t>& seen)
+{
+    if (const auto core = runtime::current_core_index()) seen.insert(*core);
+}
+
+runtime::CoreKind consumer_kind(Flow flow) { return flow == Flow::C2V ? runtime::CoreKind::Vector : runtime::CoreKind::Cube; }
+runtime::CoreKind producer_kind(Flow flow) { return flow == Flow::C2V ? runtime::CoreKind::Cube : runtime::CoreKind::Vector; }
+
+// Waits until the slot of tile `index` is free for this producer part, and reserves it.
+Channel& acquire(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& part, const char* instr,
+                 std::unique_lock<std::mutex>& lock)
+{
+    Channel& c = channel_of(pipe, flow, instr);
+    note_core(c.producers);
+    const int64_t tile = index;
+    Slot& slot = c.slots[index % c.slot_num];
+    const uint32_t block = runtime::block_idx();
+    const auto ready = [&] { return tile < c.slot_num || slot.freed >= tile - int64_t(c.slot_num); };
+    const auto describe = [&] {
+        return runtime::WaitReason{"waits in " + std::string(instr) + " for slot " + std::to_string(index % c.slot_num) +
+                                       " of " + pipe_name(pipe, flow) + " to be freed (tile " +
+                                       std::to_string(tile - int64_t(c.slot_num)) + " not yet popped)",
+                                   other_side(c.consumers, consumer_kind(flow), block)};
+    };
+    runtime::cross_core_wait(lock, ready, describe);
+    if (slot.filled >= tile || (slot.allocated_parts >> part.index & 1u)) {
+        runtime::fail({"RUN_PIPE_PROTOCOL", instr, "pipe",
+                       "tile " + std::to_string(tile) + " of " + pipe_name(pipe, flow) + " is pushed twice by the same producer",
+                       "one push of each tile per producer part", "a second one", ""});
+    }
+    slot.allocated_parts |= 1u << part.index;
+    return c;
+}
+
+// Commits this producer part of tile `index`; the consumers of the tile may go on once every part is in.
+void commit(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& part, const SlotLayout& layout, const char* instr)
+{
+    auto lock = runtime::cross_core_lock();
+    Channel& c = channel_of(pipe, flow, instr);
+    Slot& slot = c.slots[index % c.slot_num];
+    if (!(slot.allocated_parts >> part.index & 1u)) {
+        runtime::fail({"RUN_PIPE_PROTOCOL", instr, "pipe",
+                       "TPUSH of a global slot that no TALLOC allocated (tile " + std::to_string(index) + " of " +
+                           pipe_name(pipe, flow) + ")",
+                       "TALLOC, then the stores, then TPUSH", "TPUSH alone", ""});
+    }
+    if (slot.filled_parts == 0) {
+        slot.layout = layout;
+    } else if (slot.layout.full_rows != layout.full_rows || slot.layout.full_cols != layout.full_cols ||
+               slot.layout.row_stride != layout.row_stride || slot.layout.element_bytes != layout.element_bytes) {
+        runtime::fail({"RUN_PIPE_SHAPE", instr, "tile",
+                       "the two halves of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow) + " disagree on the whole tile",
+                       std::to_string(slot.layout.full_rows) + "x" + std::to_string(slot.layout.full_cols),
+                       std::to_string(layout.full_rows) + "x" + std::to_string(layout.full_cols), ""});
+    }
+    slot.filled_parts |= 1u << part.index;
+    if (uint32_t(std::popcount(slot.filled_parts)) == part.count) {
+        slot.filled = index;
+        slot.filled_parts = slot.allocated_parts = 0;
+        runtime::cross_core_changed();
+    }
+}
+
+// Waits until tile `index` is in its slot; returns the slot's layout.
+SlotLayout wait_filled(const PipeDesc& pipe, Flow flow, uint32_t index, const char* instr, Channel*& channel)
+{
+    auto lock = runtime::cross_core_lock();
+    Channel& c = channel_of(pipe, flow, instr);
+    note_core(c.consumers);
+    const int64_t tile = index;
+    Slot& slot = c.slots[index % c.slot_num];
+    const uint32_t block = runtime::block_idx();
+    const auto ready = [&] { return slot.filled >= tile; };
+    const auto describe = [&] {
+        return runtime::WaitReason{"waits in " + std::string(instr) + " for tile " + std::to_string(tile) + " of " +
+                                       pipe_name(pipe, flow) + " (slot " + std::to_string(index % c.slot_num) + ")",
+                                   other_side(c.producers, producer_kind(flow), block)};
+    };
+    runtime::cross_core_wait(lock, ready, describe);
+    channel = &c;
+    return slot.layout;
+}
+
+void release(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& part, const char* instr)
+{
+    auto lock = runtime::cross_core_lock();
+    Channel& c = channel_of(pipe, flow, instr);
+    Slot& slot = c.slots[index % c.slot_num];
+    if (slot.filled < int64_t(index) || slot.freed >= int64_t(index) || (slot.freed_parts >> part.index & 1u)) {
+        runtime::fail({"RUN_PIPE_PROTOCOL", instr, "pipe",
+                       "TFREE of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow) + ", which this consumer has not popped or has freed",
+                       "TPOP, then TFREE, once", "no popped tile to free", ""});
+    }
+    slot.freed_parts |= 1u << part.index;
+    if (uint32_t(std::popcount(slot.freed_parts)) == part.count) {
+        slot.freed = index;
+        slot.freed_parts = 0;
+        runtime::cross_core_changed();
+    }
+}
+
+// --- transfers -----------------------------------------------------------------------------------
+
+GlobalDesc slot_view(std::byte* slot, const SlotLayout& layout, const Window& w, DType dtype)
+{
+    GlobalDesc g;
+    g.data = slot + (w.row * layout.row_stride + w.col) * layout.element_bytes;
+    g.dtype = dtype;
+    g.layout = Layout::ND;
+    g.shape[3] = w.rows;
+    g.shape[4] = w.cols;
+    g.stride[3] = layout.row_stride;
+    g.stride[4] = 1;
+    g.stride[2] = g.stride[1] = g.stride[0] = w.rows * layout.row_stride;
+    return g;
+}
+
+void require_slot_room(const Channel& c, const SlotLayout& layout, const PipeDesc& pipe, Flow flow, const char* instr)
+{
+    const int64_t bytes = ((layout.full_rows - 1) * layout.row_stride + layout.full_cols) * layout.element_bytes;
+    if (bytes > int64_t(c.slot_size)) {
+        runtime::fail({"RUN_PIPE_SLOT_SIZE", instr, "tile",
+                       "a " + std::to_string(layout.full_rows) + "x" + std::to_string(layout.full_cols) + " tile of " +
+                           std::to_string(layout.element_bytes) + "-byte elements, " + std::to_string(layout.row_stride) +
+                           " to a row, does not fit a slot of " + pipe_name(pipe, flow),
+                       "at most " + std::to_string(c.slot_size) + " bytes", std::to_string(bytes) + " bytes", ""});
+    }
+}
+
+Flow producer_flow(const PipeDesc& pipe, TileType loc, const char* instr)
+{
+    const Flow flow = loc == TileType::Vec || loc == TileType::Ctrl ? Flow::V2C : Flow::C2V;
+    if (!carries(pipe, flow)) {
+        runtime::fail({"RUN_PIPE_DIRECTION", instr, "tile",
+                       std::string("a ") + (flow == Flow::C2V ? "cube" : "vector") + " tile is pushed into a pipe that does not carry " +
+                           flow_name(flow) + " tiles (flag " + std::to_string(pipe.flag_id) + ")",
+                       "a pipe of that direction", "direction " + std::to_string(pipe.direction), ""});
+    }
+    return flow;
+}
+
+Flow consumer_flow(const PipeDesc& pipe, TileType loc, const char* instr)
+{
+    const Flow flow = loc == TileType::Vec ? Flow::C2V : Flow::V2C;
+    if (!carries(pipe, flow)) {
+        runtime::fail({"RUN_PIPE_DIRECTION", instr, "tile",
+                       std::string("a ") + (flow == Flow::C2V ? "vector" : "cube") + " tile is popped from a pipe that does not carry " +
+                           flow_name(flow) + " tiles (flag " + std::to_string(pipe.flag_id) + ")",
+                       "a pipe of that direction", "direction " + std::to_string(pipe.direction), ""});
+    }
+    return flow;
+}
+
+// The GlobalData flow has no tile to tell the direction: the pipe's one direction, else the core's side.
+Flow slot_flow(const PipeDesc& pipe, bool producer, const char* instr)
+{
+    const bool c2v = carries(pipe, Flow::C2V), v2c = carries(pipe, Flow::V2C);
+    if (c2v != v2c) return c2v ? Flow::C2V : Flow::V2C;
+    switch (runtime::core_kind()) {
+        case runtime::CoreKind::Cube: return producer ? Flow::C2V : Flow::V2C;
+        case runtime::CoreKind::Vector: return producer ? Flow::V2C : Flow::C2V;
+        case runtime::CoreKind::Unified: break;
+    }
+    runtime::fail({"RUN_PIPE_DIRECTION", instr, "pipe",
+                   "a pipe of both directions used through global slots outside a mixed launch: which side this core is is unknown",
+                   "a launch_mixed core, or a pipe of one direction", "a unified core", ""});
+}
+
+}  // namespace
+
+void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileDesc& src, const PushConversion* conversion)
+{
+    runtime::InstructionScope scope("TPUSH");
+    const Flow flow = producer_flow(pipe, src.loc, "TPUSH");
+    const Part part = producer_part(flow, split, "TPUSH");
+    if (!part.active) return;
+    const DType slot_dtype = conversion ? conversion->slot_dtype : src.dtype;
+    const SlotLayout layout =
+        layout_from_part(split, part, src.valid_rows, src.valid_cols, src.cols, (dtype_bits(slot_dtype) + 7) / 8);
+
+    std::byte* slot = nullptr;
+    {
+        auto lock = runtime::cross_core_lock();
+        Channel& c = acquire(pipe, flow, index, part, "TPUSH", lock);
+        require_slot_room(c, layout, pipe, flow, "TPUSH");
+        slot = slot_base(pipe, c, index);
+    }
+    const Window w = window_of(split, part, layout);
+    const GlobalDesc view = slot_view(slot, layout, w, slot_dtype);
+    if (conversion && conversion->quant) {
+        tstore(view, src, *conversion->quant, conversion->relu);
+    } else {
+        tstore(view, src, AtomicType::AtomicNone, conversion ? conversion->relu : ReluPreMode::NoRelu);
+    }
+    commit(pipe, flow, index, part, layout, "TPUSH");
+}
+
+void tpop(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileDesc& dst)
+{
+    runtime::InstructionScope scope("TPOP");
+    const Flow flow = consumer_flow(pipe, dst.loc, "TPOP");
+    const Part part = consumer_part(pipe, flow, split, "TPOP");
+    if (!part.active) return;
+    Channel* c = nullptr;
+    const SlotLayout layout = wait_filled(pipe, flow, index, "TPOP", c);
+    const Window w = window_of(split, part, layout);
+    const int bytes = (dtype_bits(dst.dtype) + 7) / 8;
+    if (bytes != layout.element_bytes || dst.valid_rows > w.rows || dst.valid_cols > w.cols) {
+        runtime::fail({"RUN_PIPE_SHAPE", "TPOP", "tile",
+                       "the popped tile does not fit this consumer's part of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow),
+                       std::to_string(w.rows) + "x" + std::to_string(w.cols) + " elements of " + std::to_string(layout.element_bytes) + " bytes",
+                       std::to_string(dst.valid_rows) + "x" + std::to_string(dst.valid_cols) + " elements of " + std::to_string(bytes) + " bytes",
+                       ""});
+    }
+    tload(dst, slot_view(slot_base(pipe, *c, index), layout, w, dst.dtype));
+    release(pipe, flow, index, part, "TPOP");
+}
+
+std::byte* talloc(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64_t part_rows, int64_t part_cols, int element_bytes)
+{
+    runtime::InstructionScope scope("TALLOC");
+    const Flow flow = slot_flow(pipe, true, "TALLOC");
+    const Part part = producer_part(flow, split, "TALLOC");
+    const SlotLayout layout = layout_from_part(split, part, part_rows, part_cols, part_cols, element_bytes);
+    auto lock = runtime::cross_core_lock();
+    if (!part.active) return slot_base(pipe, channel_of(pipe, flow, "TALLOC"), index);  // a view, nothing reserved
+    Channel& c = acquire(pipe, flow, index, part, "TALLOC", lock);
+    require_slot_room(c, layout, pipe, flow, "TALLOC");
+    const Window w = window_of(split, part, layout);
+    return slot_base(pipe, c, index) + (w.row * layout.row_stride + w.col) * element_bytes;
+}
+
+void tpush_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64_t part_rows, int64_t part_cols, int element_bytes)
+{
+    runtime::InstructionScope scope("TPUSH");
+    const Flow flow = slot_flow(pipe, true, "TPUSH");
+    const Part part = producer_part(flow, split, "TPUSH");
+    if (!part.active) return;
+    commit(pipe, flow, index, part, layout_from_part(split, part, part_rows, part_cols, part_cols, element_bytes), "TPUSH");
+}
+
+std::byte* tpop_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64_t part_rows, int64_t part_cols, int element_bytes)
+{
+    runtime::InstructionScope scope("TPOP");
+    const Flow flow = slot_flow(pipe, false, "TPOP");
+    const Part part = consumer_part(pipe, flow, split, "TPOP");
+    Channel* c = nullptr;
+    const SlotLayout layout = wait_filled(pipe, flow, index, "TPOP", c);
+    const Window w = window_of(split, part, layout);
+    if (element_bytes != layout.element_bytes || part_rows > w.rows || part_cols > w.cols) {
+        runtime::fail({"RUN_PIPE_SHAPE", "TPOP", "gmTensor",
+                       "the slot view does not fit this consumer's part of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow),
+                       std::to_string(w.rows) + "x" + std::to_string(w.cols) + " elements of " + std::to_string(layout.element_bytes) + " bytes",
+                       std::to_string(part_rows) + "x" + std::to_string(part_cols) + " elements of " + std::to_string(element_bytes) + " bytes",
+                       ""});
+    }
+    return slot_base(pipe, *c, index) + (w.row * layout.row_stride + w.col) * element_bytes;
+}
+
+void tfree_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split)
+{
+    runtime::InstructionScope scope("TFREE");
+    const Flow flow = slot_flow(pipe, false, "TFREE");
+    const Part part = consumer_part(pipe, flow, split, "TFREE");
+    if (part.active) release(pipe, flow, index, part, "TFREE");
+}
+
+void reset_pipe(const PipeDesc& pipe)
+{
+    auto lock = runtime::cross_core_lock();
+    auto& channels = runtime::cross_core_objects().get<Pipes>().channels;
+    channels.erase(key_of(pipe, Flow::C2V));
+    channels.erase(key_of(pipe, Flow::V2C));
+}
+
+}  // namespace pto::engine

@@ -26,6 +26,7 @@
 #include <pto/intrinsics/quant.hpp>
 #include <pto/intrinsics/reduce.hpp>
 #include <pto/intrinsics/sort.hpp>
+#include <pto/intrinsics/syncall.hpp>
 #include <pto/intrinsics/tile_pipe.hpp>
 #include <pto/intrinsics/window_moves.hpp>
 #include <pto/profile/target.hpp>

@@ -57,6 +57,9 @@ enum class SigStyle : uint8_t {
     Cast,        // `: A to R`
     Results,     // `-> R` alone (`pto.declare_eventid_array -> !pto.eventid_array<4>`)
     InsOuts,     // types inside `ins(... : A)` / `outs(... : B)`, results after `->`
+    InParens,    // `pto.tpush(%tile, %pipe : A, B) {split = 0}`: the operands and their types in parentheses
+    Typed,       // `pto.initialize_l2l_pipe {...}(%local : i32) -> R`: each operand typed, maybe named
+                 // (`(c2v_consumer_buf = %b : i32, ...)`), after the attribute dictionary
 };
 
 // How the positional attribute arguments were delimited.

@@ -138,7 +138,16 @@ const OpInfo kOtherOps[] = {
     cube("pto.mte_l1_l0a", 4, {}), cube("pto.mte_l1_l0b", 4, {}),
     cube("pto.mte_l0c_l1", 6, kFixpipeClauses), cube("pto.mte_l0c_gm", 8, kFixpipeGmClauses),
     cube("pto.mte_l0c_ub", 6, kFixpipeUbClauses),
-    // Sections run their region in place: one sequential core plays both the cube and the vector core.
+    // The tile pipes between a block's cube core and its vector cores: a pipe handle over global slots
+    // (and the consumer's local buffer) or local ones, the consumer's tile, and the transfers.
+    other("pto.initialize_l2g2l_pipe", OpClass::Pipe, 2, 3, kAny),
+    other("pto.initialize_l2l_pipe", OpClass::Pipe, 1, 2, kAny),
+    other("pto.declare_tile", OpClass::Pipe, 0, 0, kAny),
+    other("pto.tpush", OpClass::Pipe, 2, 2, kAny),
+    other("pto.tpop", OpClass::Pipe, 2, 2, kAny),
+    other("pto.tfree", OpClass::Pipe, 1, 1, kAny),
+    // Sections run their region on the cores of their kind: in a mixed launch the cube section on the
+    // cube core, the vector section on the vector cores; a core of a plain launch plays both.
     other("pto.section.cube", OpClass::Section, 0, 0, kAny),
     other("pto.section.vector", OpClass::Section, 0, 0, kAny),
     // A vector interval (vector_form.hpp); the strict form takes in, as its block's arguments, every

@@ -22,8 +22,9 @@ enum class OperandKind : uint8_t { Tile, View, Scalar, Pointer, Any };
 // The family an operation belongs to: which part of the interpreter lowers it.
 // Pointer: typed pointers into the core's memories (`pto.castptr`, `pto.addptr`, scalar loads and
 // stores); Cube: the cube micro-instructions (`pto.mad*`, `pto.mte_*`); Vector: the vector
-// micro-instructions (`pto.vlds`, `pto.vadd`, `pto.pset_b32`, ..., vector_form.hpp).
-enum class OpClass : uint8_t { Arith, Control, View, Query, Sync, Section, Tile, Pointer, Cube, Vector };
+// micro-instructions (`pto.vlds`, `pto.vadd`, `pto.pset_b32`, ..., vector_form.hpp); Pipe: the tile
+// pipes between a block's cube core and its vector cores (`pto.initialize_l2l_pipe`, `pto.tpush`, ...).
+enum class OpClass : uint8_t { Arith, Control, View, Query, Sync, Section, Tile, Pointer, Cube, Vector, Pipe };
 
 struct OpInfo {
     std::string_view key;  // "arith.addi", "func.call", or an ISA mnemonic "TADD"

@@ -150,9 +150,22 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
 {
     if (const OpInfo* info = find_op(op.name); info && info->cls == OpClass::Cube)
         return parse_clause_operation(op, *info) && check_result_count(0, bound_count(names), op.loc);
-    if (!parse_attribute_arguments(op)) return false;
     std::size_t bound = bound_count(names);
     SourceLocation loc = op.loc;
+    // `name(%a, %b : A, B)`: the operands in parentheses with their types.
+    if (at(TokenKind::LParen) && tok(1).is(TokenKind::ValueId)) {
+        take();
+        WrittenOperands written;
+        if (!parse_operand_items(written, /*in_parens=*/true) || !expect(TokenKind::Colon, "':' and the operand types")) return false;
+        std::vector<Type> types;
+        if (!parse_type_list(types) || !expect(TokenKind::RParen, "')' after the operand types")) return false;
+        if (types.size() != written.values.size())
+            return error(codes::kUnexpectedToken, loc, "one type per operand", std::to_string(written.values.size()),
+                         std::to_string(types.size()));
+        op.spelling.signature = SigStyle::InParens;
+        return finish_typed_operands(op, written, types, result_types, bound, loc);
+    }
+    if (!parse_attribute_arguments(op)) return false;
 
     if ((at_keyword("ins") || at_keyword("outs")) && tok(1).is(TokenKind::LParen)) {
         WrittenOperands inputs;
@@ -201,6 +214,30 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
         }
     }
     if (at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
+    // `name {attrs}(%a : A, key = %b : B)`: each operand typed after the dictionary.
+    if (written.values.empty() && op.arguments.empty() && at(TokenKind::LParen)) {
+        take();
+        std::vector<Type> types;
+        while (true) {
+            if (at(TokenKind::BareIdentifier) && tok(1).is(TokenKind::Equal)) {
+                written.layout.push_back(OperandGroup{GroupStyle::Assign, std::string(take().spelling), {}});
+                take();
+            } else if (written.layout.empty() || written.layout.back().style != GroupStyle::Positional) {
+                written.layout.push_back(OperandGroup{GroupStyle::Positional, {}, {}});
+            }
+            Value* value = nullptr;
+            types.emplace_back();
+            if (!parse_value_use(value) || !expect(TokenKind::Colon, "':' and the operand's type") || !parse_type(types.back()))
+                return false;
+            written.layout.back().items.push_back({});
+            written.values.push_back(value);
+            if (accept(TokenKind::Comma)) continue;
+            if (!expect(TokenKind::RParen, "',' or ')'")) return false;
+            break;
+        }
+        op.spelling.signature = SigStyle::Typed;
+        return finish_typed_operands(op, written, types, result_types, bound, loc);
+    }
     std::vector<Type> types;
     if (accept(TokenKind::Colon) && !parse_signature(op, types, result_types)) return false;
     if (op.spelling.signature == SigStyle::None && written.values.empty() && accept(TokenKind::Arrow)) {
@@ -227,6 +264,21 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
         default: break;
     }
     return split_outputs(op, written, types, bound > 0);
+}
+
+// The rest of an operation whose operands carry their types (SigStyle::InParens, SigStyle::Typed): an
+// attribute dictionary (after the parentheses) and `-> result types`.
+bool Parser::finish_typed_operands(Operation& op, WrittenOperands& written, std::vector<Type>& types,
+                                   std::vector<Type>& result_types, std::size_t bound, SourceLocation loc)
+{
+    if (op.spelling.signature == SigStyle::InParens && at(TokenKind::LBrace) && !parse_attribute_dict(op.attributes)) return false;
+    if (accept(TokenKind::Arrow) && !parse_result_types(result_types)) return false;
+    if (!check_result_count(result_types.size(), bound, loc)) return false;
+    op.operands = std::move(written.values);
+    op.input_layout = std::move(written.layout);
+    normalize_layout(op.input_layout);
+    op.operand_types = std::move(types);
+    return true;
 }
 
 // A micro-instruction: positional operands, then clauses, commas between them optional and lines free

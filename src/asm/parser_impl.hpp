@@ -157,6 +157,8 @@ public:
                    std::vector<Type>& input_types, std::vector<Type>& output_types);
     bool parse_signature(Operation& op, std::vector<Type>& operand_types, std::vector<Type>& result_types);
     bool split_outputs(Operation& op, WrittenOperands& written, std::vector<Type>& types, bool has_results);
+    bool finish_typed_operands(Operation& op, WrittenOperands& written, std::vector<Type>& types,
+                               std::vector<Type>& result_types, std::size_t bound, SourceLocation loc);
     // PARSE_RESULT_COUNT unless the operation binds as many result names as it declares results.
     bool check_result_count(std::size_t declared, std::size_t bound, SourceLocation loc);
     bool parse_call(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types);

@@ -601,12 +601,50 @@ private:
         OpForm form = choose_form(op);
         results(op);
         out_ += name_in(op, form);
+        if (op.spelling.signature == SigStyle::InParens || op.spelling.signature == SigStyle::Typed) {
+            typed_operands(op);
+            return form;
+        }
         attribute_arguments(op, form);
         if (form == OpForm::DPS)
             dps(op);
         else
             positional(op, form);
         return form;
+    }
+
+    // `(%a, %b : A, B) {attrs}` or ` {attrs}(%a : A, key = %b : B)`, then `-> results`.
+    void typed_operands(const Operation& op)
+    {
+        if (op.spelling.signature == SigStyle::InParens) {
+            out_ += "(";
+            values(op.operands);
+            out_ += " : ";
+            type_list(op.operand_types);
+            out_ += ")";
+            if (!op.attributes.empty()) out_ += " ";
+        } else {
+            out_ += " ";
+        }
+        if (!op.attributes.empty()) append_dictionary(out_, op.attributes);
+        if (op.spelling.signature == SigStyle::Typed) {
+            std::vector<std::string> keys;  // each operand's name, or empty
+            for (const OperandGroup& g : op.input_layout)
+                for (std::size_t k = 0; k < g.items.size(); ++k) keys.push_back(g.style == GroupStyle::Assign ? g.keyword : "");
+            keys.resize(op.operands.size());
+            out_ += "(";
+            for (std::size_t i = 0; i < op.operands.size(); ++i) {
+                if (i) out_ += ", ";
+                if (!keys[i].empty()) out_ += keys[i] + " = ";
+                out_ += op.operands[i]->reference() + " : ";
+                type(op.operand_types[i]);
+            }
+            out_ += ")";
+        }
+        if (!op.results.empty()) {
+            out_ += " -> ";
+            result_types(op);
+        }
     }
 
     void dps(const Operation& op)
@@ -721,7 +759,9 @@ private:
             std::rotate(types.begin(), types.end() - op.num_outputs, types.end());
         switch (style) {
             case SigStyle::None:
-            case SigStyle::InsOuts: break;
+            case SigStyle::InsOuts:
+            case SigStyle::InParens:  // typed_operands() prints these
+            case SigStyle::Typed: break;
             case SigStyle::Plain:
                 out_ += " : ";
                 type_list(types);

@@ -77,6 +77,19 @@ const Function* Interpreter::entry_function(std::string_view entry) const
     return module_.functions.empty() ? nullptr : module_.functions.front().get();
 }
 
+namespace {
+
+// Whether `fn` has a cube or vector section anywhere in its body.
+bool has_sections(const Function& fn)
+{
+    bool found = false;
+    if (fn.body)
+        walk(*fn.body, [&](const Operation& op) { found = found || op.name == "pto.section.cube" || op.name == "pto.section.vector"; });
+    return found;
+}
+
+}  // namespace
+
 RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOptions& options) const
 {
     RunResult result;
@@ -155,12 +168,20 @@ RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOp
     try {
         LaunchContext ctx{program_.get(), compiled, &slots, {}};
         // Every block, the only one too, runs the entry on a core of its own with fresh memories, so
-        // that nothing one run left in UB is read by the next; the scalar results are block 0's.
-        runtime::launch(std::max<uint32_t>(options.blocks, 1), [](void* p, uint32_t block) {
+        // that nothing one run left in UB is read by the next; the scalar results are block 0's (its
+        // cube core's). An entry with cube and vector sections is a mixed kernel: each block runs it on
+        // a cube core and two vector cores at once, each running the sections of its kind.
+        const auto body = [](void* p, uint32_t block) {
             auto* c = static_cast<LaunchContext*>(p);
             std::vector<interp::Slot> results = interp::call(*c->program, *c->fn, *c->args);
-            if (block == 0) c->results = std::move(results);
-        }, &ctx);
+            if (block == 0 && runtime::core_kind() != runtime::CoreKind::Vector) c->results = std::move(results);
+        };
+        const uint32_t blocks = std::max<uint32_t>(options.blocks, 1);
+        if (has_sections(*fn)) {
+            runtime::launch_mixed(blocks, body, &ctx);
+        } else {
+            runtime::launch(blocks, body, &ctx);
+        }
         for (std::size_t k = 0; k < ctx.results.size() && k < fn->result_types.size(); ++k) {
             const interp::ScalarKind rk = interp::scalar_kind(fn->result_types[k]);
             result.results.push_back(rk.is_float ? ctx.results[k].f : double(ctx.results[k].i));

@@ -5,6 +5,8 @@
 
 #include <pto/engine/legality.hpp>
 
+#include <pto/runtime/launch.hpp>
+
 #include "asm/interpreter/lowering.hpp"
 #include "asm/operand_descriptors.hpp"
 #include "runtime/order_checker.hpp"
@@ -93,9 +95,12 @@ Body* Lowerer::lower_block(const Block& block)
             case OpClass::View: lower_view(op, *body); break;
             case OpClass::Query: lower_query(op, *body); break;
             case OpClass::Sync: lower_sync(op, *body); break;
-            case OpClass::Section:
-                // A section or vector scope runs its region in place; a strict vector scope first passes
-                // its operands to its block's arguments.
+            case OpClass::Section: {
+                // A vector scope runs its region in place (a strict one first passes its operands to its
+                // block's arguments); a section only on the cores of its kind.
+                const auto skipped = op.name == "pto.section.cube"     ? runtime::CoreKind::Vector
+                                     : op.name == "pto.section.vector" ? runtime::CoreKind::Cube
+                                                                       : runtime::CoreKind::Unified;
                 for (const auto& region : op.regions)
                     for (const auto& b : region->blocks) {
                         const Body* inner = lower_block(*b);
@@ -104,17 +109,20 @@ Body* Lowerer::lower_block(const Block& block)
                         if (from.size() != inner->arguments.size())
                             fail(op, codes::kBadOperand, "the scope's operands are its block's arguments",
                                  std::to_string(inner->arguments.size()), std::to_string(from.size()));
-                        body->steps.push_back({[inner, from](Frame& f) {
+                        body->steps.push_back({[inner, from, skipped](Frame& f) {
+                                                   if (skipped != runtime::CoreKind::Unified && runtime::core_kind() == skipped) return;
                                                    for (std::size_t i = 0; i < from.size(); ++i) f.slots[inner->arguments[i]] = f.slots[from[i]];
                                                    run_body(*inner, f);
                                                },
                                                &op});
                     }
                 break;
+            }
             case OpClass::Tile: lower_tile(op, *info, *body); break;
             case OpClass::Pointer: lower_pointer(op, *body); break;
             case OpClass::Cube: lower_cube(op, *body); break;
             case OpClass::Vector: lower_vector(op, *body); break;
+            case OpClass::Pipe: lower_pipe(op, *body); break;
         }
     }
     return body;

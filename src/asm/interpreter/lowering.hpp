@@ -67,6 +67,8 @@ public:
     void lower_pointer(const Operation& op, Body& body);
     void lower_cube(const Operation& op, Body& body);
     void lower_vector(const Operation& op, Body& body);
+    // The tile pipes between a block's cube core and its vector cores (lower_pipe.cpp).
+    void lower_pipe(const Operation& op, Body& body);
     void lower_vector_memory(const Operation& op, const VectorForm& form, Body& body);
     // The vector operations on UB through pointers (sorts, transpose) and pto.get_vms4_sr.
     void lower_vector_ub(const Operation& op, const VectorForm& form, const std::vector<int>& in, const std::vector<int>& out, Body& body);

@@ -143,7 +143,6 @@ constinit int g_mismatch_target = -1;
 constinit int g_override_target = -1;           // set_target()
 constinit int g_default_target = -1;            // select_default_target()
 std::atomic<uint32_t (*)()> g_subblock_hook{nullptr};
-constinit std::atomic<int> g_checked{-1};       // -1: not yet read from the environment
 
 std::mutex g_core_mutex;
 std::unique_ptr<Core> g_default_core;
@@ -186,21 +185,21 @@ std::string hex(uint64_t v)
 
 // --- mode and target -----------------------------------------------------------------------------
 
-bool checked()
+constinit std::atomic<int> detail::checked_mode{-1};
+
+bool detail::checked_from_environment()
 {
-    int mode = g_checked.load(std::memory_order_relaxed);
-    if (mode < 0) {  // the blocks of a launch may ask first at once: they read the same environment
-        const char* env = std::getenv("PTO_CHECK");
-        mode = (env && env[0] && std::string(env) != "0") ? 1 : 0;
-        g_checked.store(mode, std::memory_order_relaxed);
-    }
+    // The blocks of a launch may ask first at once: they read the same environment.
+    const char* env = std::getenv("PTO_CHECK");
+    const int mode = (env && env[0] && std::string(env) != "0") ? 1 : 0;
+    checked_mode.store(mode, std::memory_order_relaxed);
     return mode == 1;
 }
 
 void set_checked(bool on)
 {
-    if (g_checked.load(std::memory_order_relaxed) == int(on)) return;
-    g_checked.store(on ? 1 : 0, std::memory_order_relaxed);
+    if (detail::checked_mode.load(std::memory_order_relaxed) == int(on)) return;
+    detail::checked_mode.store(on ? 1 : 0, std::memory_order_relaxed);
     reset_default_core();  // fresh memories with (or without) shadow state
 }
 

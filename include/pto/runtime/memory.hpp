@@ -15,7 +15,17 @@
 namespace pto::runtime {
 
 // --- execution mode and target -------------------------------------------------------------------
-bool checked();                   // PTO_CHECK=1 in the environment, or set_checked(true)
+namespace detail {
+// The mode checked() answers: -1 until PTO_CHECK is read from the environment, then 0 or 1.
+extern std::atomic<int> checked_mode;
+bool checked_from_environment();
+}  // namespace detail
+// PTO_CHECK=1 in the environment, or set_checked(true). Inline: every vector instruction asks.
+inline bool checked()
+{
+    const int mode = detail::checked_mode.load(std::memory_order_relaxed);
+    return mode < 0 ? detail::checked_from_environment() : mode == 1;
+}
 void set_checked(bool on);
 profile::Target active_target();  // from the kernels' PTO_TARGET, or set_target() (the CLI)
 void set_target(profile::Target t);

@@ -31,13 +31,6 @@ struct Slot {
     Slot() : i(0) {}
 };
 
-// The register of slot `s` to write a new value into: its own when no other slot shares it.
-inline engine::vector::Register& writable_register(Slot& s)
-{
-    if (!s.reg || s.reg.use_count() > 1) s.reg = std::make_shared<engine::vector::Register>();
-    return *s.reg;
-}
-
 // Where one on-chip memory of the running core lies; looked up once per frame (the core does not change
 // while a function runs), so that an access checked on every vector instruction costs no lookup.
 struct MemoryWindow {

@@ -111,7 +111,7 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
 
     switch (def.family) {
         case VectorFamily::Load: {
-            const PointerInfo p = pointer_info(operand_type(op, 0));
+            const VectorPointer p = vector_pointer(pointer_info(operand_type(op, 0)));
             const vec::LoadDist dist = form.load;
             const int64_t bytes = vec::footprint_bytes(dist, lanes);
             return add([=, load = vec::load_kernel(dist), ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
@@ -120,13 +120,13 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             });
         }
         case VectorFamily::Store: {
-            const PointerInfo p = pointer_info(operand_type(op, 1));
+            const VectorPointer p = vector_pointer(pointer_info(operand_type(op, 1)));
             const vec::StoreDist dist = form.store;
             const int64_t bytes = vec::footprint_bytes(dist, lanes);
-            return add([=, value = in[0], ptr = in[1], offset = in[2], mask = in[3]](Frame& f) {
+            return add([=, store = vec::store_kernel(dist), value = in[0], ptr = in[1], offset = in[2], mask = in[3]](Frame& f) {
                 const vec::Register& m = mask_of(f.slots[mask], lanes);
                 const vec::Register& v = register_of(f.slots[value], "value");
-                vec::store(dist, lanes, v, m, vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes, "destination"));
+                store(dist, lanes, v, m, vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes, "destination"));
             });
         }
         case VectorFamily::Pattern:

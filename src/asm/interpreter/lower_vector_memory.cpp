@@ -81,7 +81,7 @@ void Lowerer::lower_vector_memory(const Operation& op, const VectorForm& form, B
 
     switch (def.family) {
         case VectorFamily::PairLoad: {
-            const PointerInfo p = pointer_of(0);
+            const VectorPointer p = vector_pointer(pointer_of(0));
             return add([=, dist = form.pair, ptr = in[0], offset = in[1], low = out[0], high = out[1]](Frame& f) {
                 const std::byte* src = vector_address(f, p, f.slots[ptr], f.slots[offset].i, vec::kPairBytes, "source");
                 vec::Register lo, hi;
@@ -91,7 +91,7 @@ void Lowerer::lower_vector_memory(const Operation& op, const VectorForm& form, B
             });
         }
         case VectorFamily::PairStore: {
-            const PointerInfo p = pointer_of(2);
+            const VectorPointer p = vector_pointer(pointer_of(2));
             return add([=, a = in[0], b = in[1], ptr = in[2], offset = in[3], mask = in[4]](Frame& f) {
                 const vec::Register& m = mask_of(f.slots[mask], lanes);
                 std::byte* dst = vector_address(f, p, f.slots[ptr], f.slots[offset].i, vec::kPairBytes, "destination");
@@ -99,14 +99,14 @@ void Lowerer::lower_vector_memory(const Operation& op, const VectorForm& form, B
             });
         }
         case VectorFamily::StridedLoad: {
-            const PointerInfo p = pointer_of(0);
+            const VectorPointer p = vector_pointer(pointer_of(0));
             return add([=, mode = form.stride, ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
                 const std::byte* src = vector_address(f, p, f.slots[ptr], f.slots[offset].i, vec::stride_footprint(mode), "source");
                 vec::strided_load(mode, src, writable_register(f.slots[d]));
             });
         }
         case VectorFamily::StridedStore: {
-            const PointerInfo p = pointer_of(1);
+            const VectorPointer p = vector_pointer(pointer_of(1));
             return add([=, mode = form.stride, value = in[0], ptr = in[1], offset = in[2]](Frame& f) {
                 std::byte* dst = vector_address(f, p, f.slots[ptr], f.slots[offset].i, vec::stride_footprint(mode), "destination");
                 vec::strided_store(mode, register_of(f.slots[value], "value"), dst);

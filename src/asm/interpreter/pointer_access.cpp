@@ -16,6 +16,13 @@ void outside_memory(pto::TileType memory, uint64_t size, int64_t at, int64_t byt
                    "bytes [0, " + std::to_string(size) + ")", "[" + std::to_string(at) + ", " + std::to_string(at + bytes) + ")", ""});
 }
 
+std::byte* on_chip_address_slow(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand)
+{
+    MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
+    if (!window.known) window = window_of(memory);
+    return inside(memory, window, at, bytes, operand);
+}
+
 std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const char* operand)
 {
     if (!p.memory) {
@@ -48,9 +55,12 @@ void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, con
 
 void require_aligned(int64_t at, int64_t alignment, const char* operand, const char* why)
 {
-    if (at % alignment != 0)
-        runtime::fail({"RUN_POINTER_ALIGN", "", operand, why,
-                       "a multiple of " + std::to_string(alignment), std::to_string(at), ""});
+    if (at % alignment != 0) misaligned(at, alignment, operand, why);
+}
+
+void misaligned(int64_t at, int64_t alignment, const char* operand, const char* why)
+{
+    runtime::fail({"RUN_POINTER_ALIGN", "", operand, why, "a multiple of " + std::to_string(alignment), std::to_string(at), ""});
 }
 
 }  // namespace pto::as::interp

@@ -27,14 +27,18 @@ inline std::byte* inside(pto::TileType memory, const MemoryWindow& window, int64
     return window.base + at;
 }
 
+// on_chip_address past its fast path: the window looked up on the frame's first access to the memory,
+// then the access checked against it.
+std::byte* on_chip_address_slow(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand);
+
 // The same with the memory's window looked up once per frame. Inline: every vector load and store
-// takes this path.
+// takes this path; anything unusual is a tail call, so the fast path keeps no state across a call.
 inline std::byte* on_chip_address(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand)
 {
-    MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
-    if (!window.known) [[unlikely]]
-        window = window_of(memory);
-    return inside(memory, window, at, bytes, operand);
+    const MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
+    if (!window.known || at < 0 || bytes < 0 || uint64_t(at) + uint64_t(bytes) > window.size) [[unlikely]]
+        return on_chip_address_slow(f, memory, at, bytes, operand);
+    return window.base + at;
 }
 
 // Moves the pointer in `s` by `count` elements of `bytes` bytes. A result past what 64 bits hold points
@@ -52,5 +56,7 @@ inline int64_t moved(int64_t at, int64_t count, int64_t bytes)
 void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, const char* operand, const char* why);
 // The same for an address `at` (an on-chip offset or a host address).
 void require_aligned(int64_t at, int64_t alignment, const char* operand, const char* why);
+// RUN_POINTER_ALIGN for an address `at` known not to be a multiple of `alignment`.
+[[noreturn]] void misaligned(int64_t at, int64_t alignment, const char* operand, const char* why);
 
 }  // namespace pto::as::interp

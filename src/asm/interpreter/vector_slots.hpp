@@ -18,48 +18,60 @@ namespace vec = engine::vector;
 
 inline constexpr const char* kVectorUnits = "vector loads and stores address the unified buffer in 32-byte units";
 
+// A fresh register for slot `s`, shared with no other slot.
+vec::Register& fresh_register(Slot& s);
+
+// The register of slot `s` to write a new value into: its own when no other slot shares it.
+inline vec::Register& writable_register(Slot& s)
+{
+    if (!s.reg || s.reg.use_count() > 1) [[unlikely]]
+        return fresh_register(s);
+    return *s.reg;
+}
+
+[[noreturn]] void missing_register(const char* operand);
+
 inline const vec::Register& register_of(const Slot& s, const char* operand)
 {
-    if (!s.reg)
-        runtime::fail({"RUN_BAD_OPERAND", "", operand, "the register holds no value", "a register an operation wrote", "none", ""});
+    if (!s.reg) [[unlikely]]
+        missing_register(operand);
     return *s.reg;
 }
 
 // A predicate loaded into `!pto.mask<G>` has no width: each user reads it at its lanes' width, a lane
 // active when its first byte is (as pto.pbitcast reads an image). A scratch register of the thread.
-inline const vec::Register& open_mask(const vec::Register& image, int lane_bytes)
-{
-    thread_local vec::Register read;
-    vec::mask_bitcast(image, std::min(lane_bytes, 4), read);
-    if (lane_bytes == 8) read = vec::widen_mask(read);
-    return read;
-}
+const vec::Register& open_mask(const vec::Register& image, int lane_bytes);
+
+// mask_of for a mask made for lanes of another width than `lane_bytes`, or for none.
+const vec::Register& mask_for_width(const vec::Register& mask, int lane_bytes);
 
 // The mask of slot `s` for lanes of `lane_bytes` bytes: RUN_MASK_WIDTH when it was made for others.
-// A b32 mask read for 64-bit lanes is widened into a scratch register of the thread.
+// A b32 mask read for 64-bit lanes is widened into a scratch register of the thread. Inline for the
+// usual mask of the operation's own width; the others out of line.
 inline const vec::Register& mask_of(const Slot& s, int lane_bytes)
 {
     const vec::Register& mask = register_of(s, "mask");
-    if (mask.lane_bytes == 0) [[unlikely]]
-        return open_mask(mask, lane_bytes);
-    if (!rules::mask_width_ok(mask.lane_bytes, lane_bytes))
-        runtime::fail({"RUN_MASK_WIDTH", "", "mask", "the mask governs lanes of another width",
-                       "a mask for " + std::to_string(lane_bytes * 8) + "-bit lanes",
-                       "a mask for " + std::to_string(mask.lane_bytes * 8) + "-bit lanes", ""});
-    if (mask.lane_bytes == lane_bytes) return mask;
-    thread_local vec::Register wide;
-    wide = vec::widen_mask(mask);
-    return wide;
+    if (mask.lane_bytes == lane_bytes && lane_bytes != 0) [[likely]]
+        return mask;
+    return mask_for_width(mask, lane_bytes);
 }
+
+// A UB pointer operand of a vector load or store, resolved at lowering: the memory it points into
+// and the size of its elements, so that an address costs no look-up of its type.
+struct VectorPointer {
+    pto::TileType memory;
+    int64_t element_bytes;
+};
+inline VectorPointer vector_pointer(const PointerInfo& p) { return {*p.memory, p.element_bytes()}; }
 
 // The UB address `offset` elements past the pointer in `base`, checked for alignment and for a
 // footprint of `bytes` inside the buffer.
-inline std::byte* vector_address(Frame& f, const PointerInfo& p, const Slot& base, int64_t offset, int64_t bytes, const char* operand)
+inline std::byte* vector_address(Frame& f, VectorPointer p, const Slot& base, int64_t offset, int64_t bytes, const char* operand)
 {
-    const int64_t at = moved(base.i, offset, p.element_bytes());
+    const int64_t at = moved(base.i, offset, p.element_bytes);
     if (!rules::vector_address_aligned(at)) [[unlikely]]
-        require_aligned(at, vec::kAccessAlignment, operand, kVectorUnits);
-    return on_chip_address(f, *p.memory, at, bytes, operand);
+        misaligned(at, vec::kAccessAlignment, operand, kVectorUnits);
+    return on_chip_address(f, p.memory, at, bytes, operand);
 }
 
 // A mask operand whose width is known only at run time (`!pto.mask<G>`): `want` when the type stated

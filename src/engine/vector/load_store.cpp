@@ -169,6 +169,19 @@ void load_norm(LoadDist, int, const std::byte* src, Register& dst)
 
 LoadKernel load_kernel(LoadDist dist) { return dist == LoadDist::NORM ? &load_norm : &load; }
 
+namespace {
+
+void store_norm(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
+{
+    if (!mask.all_active) return store(dist, lane_bytes, value, mask, dst);
+    std::memcpy(dst, value.bytes.data(), kRegisterBytes);
+    mark_stored(dst, kRegisterBytes);
+}
+
+}  // namespace
+
+StoreKernel store_kernel(StoreDist dist) { return dist == StoreDist::NORM ? &store_norm : &store; }
+
 void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
 {
     const StoreMode& m = mode_of(dist);
@@ -214,18 +227,12 @@ void store(StoreDist dist, int lane_bytes, const Register& value, const Register
         }
 }
 
-void require_written(const std::byte* src, int64_t element, int64_t pitch, int64_t lines)
+void require_written_checked(const std::byte* src, int64_t element, int64_t pitch, int64_t lines)
 {
-    if (!runtime::checked() || lines <= 0) return;
     const runtime::ShadowView shadow(src, std::size_t(pitch * (lines - 1) + element));
     if (const int64_t bad = shadow.first_unwritten(src, std::size_t(element), std::size_t(pitch), std::size_t(lines)); bad >= 0)
         runtime::fail({"RUN_UNINIT_READ", "", "source", "reads a byte " + std::to_string(bad) + " bytes past its address that nothing has written",
                        "initialised data", "never-written bytes", ""});
-}
-
-void mark_stored(std::byte* dst, int64_t bytes)
-{
-    if (runtime::checked()) runtime::mark_written(dst, std::size_t(bytes));
 }
 
 }  // namespace pto::engine::vector

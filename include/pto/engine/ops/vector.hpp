@@ -62,6 +62,9 @@ using LoadKernel = void (*)(LoadDist dist, int lane_bytes, const std::byte* src,
 LoadKernel load_kernel(LoadDist dist);
 // Writes the active lanes of `value` at `dst` as `dist` lays them out; inactive lanes write nothing.
 void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst);
+// The same, resolved once for a program's operation (NORM under a full mask: a plain copy of 256 bytes).
+using StoreKernel = void (*)(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst);
+StoreKernel store_kernel(StoreDist dist);
 
 // ---- predicates ---------------------------------------------------------------------------------
 

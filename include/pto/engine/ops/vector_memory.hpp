@@ -11,13 +11,24 @@
 #include <string_view>
 
 #include <pto/engine/ops/vector.hpp>
+#include <pto/runtime/memory.hpp>
 
 namespace pto::engine::vector {
 
 // Checked mode: RUN_UNINIT_READ when a load reads a byte nothing wrote (`lines` runs of `element`
-// bytes, `pitch` apart), and the marks of the bytes a store wrote.
-void require_written(const std::byte* src, int64_t element, int64_t pitch, int64_t lines);
-void mark_stored(std::byte* dst, int64_t bytes);
+// bytes, `pitch` apart), and the marks of the bytes a store wrote. Inline, so that fast mode pays one
+// test on every load and store.
+void require_written_checked(const std::byte* src, int64_t element, int64_t pitch, int64_t lines);
+inline void require_written(const std::byte* src, int64_t element, int64_t pitch, int64_t lines)
+{
+    if (runtime::checked() && lines > 0) [[unlikely]]
+        require_written_checked(src, element, pitch, lines);
+}
+inline void mark_stored(std::byte* dst, int64_t bytes)
+{
+    if (runtime::checked()) [[unlikely]]
+        runtime::mark_written(dst, std::size_t(bytes));
+}
 
 // ---- pto.vldsx2 / pto.vstsx2 --------------------------------------------------------------------
 

@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include <hwy/targets.h>
+
 #include <pto/common/numeric.hpp>
 
 #include "asm/verifier.hpp"
@@ -213,7 +215,7 @@ void expect_lanes(const std::string& op, const LaneType& t, const std::vector<ui
     }
 }
 
-TEST(VectorArith, BinaryOpsMatchTheReferenceOnEveryLaneType)
+void expect_binary_ops_match_the_reference()
 {
     uint32_t seed = 10;
     for (const LaneType& t : kTypes) {
@@ -224,6 +226,21 @@ TEST(VectorArith, BinaryOpsMatchTheReferenceOnEveryLaneType)
             expect_lanes(op, t, a, &b, run_op(op, t, a, &b));
         }
     }
+}
+
+TEST(VectorArith, BinaryOpsMatchTheReferenceOnEveryLaneType) { expect_binary_ops_match_the_reference(); }
+
+// NORM loads and stores and the plain binary operations have a baseline and an AVX2 variant
+// (engine/vector/avx2_variant.hpp), picked when the program is lowered: under every SIMD target this
+// CPU runs, each gives the reference's lanes.
+TEST(VectorArith, BinaryOpsMatchTheReferenceUnderEverySimdTarget)
+{
+    for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        expect_binary_ops_match_the_reference();
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
 
 TEST(VectorArith, UnaryOpsMatchTheReferenceOnEveryLaneType)

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "engine/elementwise/element_format.hpp"
+#include "engine/vector/avx2_variant.hpp"
 #include "engine/elementwise/line_kernels.hpp"
 #include "engine/elementwise/math_lines.hpp"
 #include "engine/vector/lanes.hpp"
@@ -50,7 +51,7 @@ LineOp line_op(BinaryOp op)
 // float): a loop of fixed length over the registers, which the compiler vectorises, without the
 // element-wise loops' dispatch (at 256 bytes, the dispatch would cost more than the arithmetic).
 template <typename T>
-bool plain_binary(BinaryOp op, const Register& a, const Register& b, Register& dst)
+[[gnu::always_inline]] inline bool plain_binary(BinaryOp op, const Register& a, const Register& b, Register& dst)
 {
     constexpr std::size_t n = kRegisterBytes / sizeof(T);
     const T* x = reinterpret_cast<const T*>(a.bytes.data());
@@ -130,8 +131,9 @@ std::string_view unary_problem(UnaryOp op, DType dtype)
 
 namespace {
 
+// Each kernel in its baseline and AVX2 variants (avx2_variant.hpp); the plain loop inlines into both.
 template <BinaryOp Op, typename T>
-void binary_of(const Register& a, const Register& b, const Register& mask, Register& dst)
+[[gnu::always_inline]] inline void binary_lanes(const Register& a, const Register& b, const Register& mask, Register& dst)
 {
     constexpr bool plain = std::is_same_v<T, float> || std::is_integral_v<T>;
     bool done = false;
@@ -140,21 +142,39 @@ void binary_of(const Register& a, const Register& b, const Register& mask, Regis
     clear_inactive(mask, dst);
 }
 
+template <BinaryOp Op, typename T>
+void binary_of(const Register& a, const Register& b, const Register& mask, Register& dst)
+{
+    binary_lanes<Op, T>(a, b, mask, dst);
+}
+
+template <BinaryOp Op, typename T>
+PTO_AVX2_VARIANT void binary_of_avx2(const Register& a, const Register& b, const Register& mask, Register& dst)
+{
+    binary_lanes<Op, T>(a, b, mask, dst);
+}
+
+template <BinaryOp Op, typename T>
+BinaryKernel variant_of(bool avx2)
+{
+    return avx2 ? &binary_of_avx2<Op, T> : &binary_of<Op, T>;
+}
+
 template <typename T>
-BinaryKernel binary_kernel_of(BinaryOp op)
+BinaryKernel binary_kernel_of(BinaryOp op, bool avx2)
 {
     switch (op) {
-        case BinaryOp::Add: return &binary_of<BinaryOp::Add, T>;
-        case BinaryOp::Sub: return &binary_of<BinaryOp::Sub, T>;
-        case BinaryOp::Mul: return &binary_of<BinaryOp::Mul, T>;
-        case BinaryOp::Div: return &binary_of<BinaryOp::Div, T>;
-        case BinaryOp::Max: return &binary_of<BinaryOp::Max, T>;
-        case BinaryOp::Min: return &binary_of<BinaryOp::Min, T>;
-        case BinaryOp::And: return &binary_of<BinaryOp::And, T>;
-        case BinaryOp::Or: return &binary_of<BinaryOp::Or, T>;
-        case BinaryOp::Xor: return &binary_of<BinaryOp::Xor, T>;
-        case BinaryOp::Shl: return &binary_of<BinaryOp::Shl, T>;
-        case BinaryOp::Shr: return &binary_of<BinaryOp::Shr, T>;
+        case BinaryOp::Add: return variant_of<BinaryOp::Add, T>(avx2);
+        case BinaryOp::Sub: return variant_of<BinaryOp::Sub, T>(avx2);
+        case BinaryOp::Mul: return variant_of<BinaryOp::Mul, T>(avx2);
+        case BinaryOp::Div: return variant_of<BinaryOp::Div, T>(avx2);
+        case BinaryOp::Max: return variant_of<BinaryOp::Max, T>(avx2);
+        case BinaryOp::Min: return variant_of<BinaryOp::Min, T>(avx2);
+        case BinaryOp::And: return variant_of<BinaryOp::And, T>(avx2);
+        case BinaryOp::Or: return variant_of<BinaryOp::Or, T>(avx2);
+        case BinaryOp::Xor: return variant_of<BinaryOp::Xor, T>(avx2);
+        case BinaryOp::Shl: return variant_of<BinaryOp::Shl, T>(avx2);
+        case BinaryOp::Shr: return variant_of<BinaryOp::Shr, T>(avx2);
     }
     return nullptr;
 }
@@ -164,8 +184,9 @@ BinaryKernel binary_kernel_of(BinaryOp op)
 BinaryKernel binary_kernel(BinaryOp op, DType dtype)
 {
     BinaryKernel kernel = nullptr;
+    const bool avx2 = use_avx2_variant();
     elementwise::visit_arithmetic_type(dtype, [&]<typename T>() {
-        kernel = binary_kernel_of<T>(op);
+        kernel = binary_kernel_of<T>(op, avx2);
         return true;
     });
     return kernel;

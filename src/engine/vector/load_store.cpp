@@ -11,6 +11,8 @@
 #include <cstring>
 #include <string>
 
+#include "engine/vector/avx2_variant.hpp"
+
 namespace pto::engine::vector {
 
 namespace {
@@ -159,28 +161,44 @@ void load(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst)
 
 namespace {
 
-void load_norm(LoadDist, int, const std::byte* src, Register& dst)
+// NORM: the whole register, in its baseline and AVX2 variants (avx2_variant.hpp).
+[[gnu::always_inline]] inline void load_whole(const std::byte* src, Register& dst)
 {
     require_written(src, kRegisterBytes, 0, 1);
-    std::memcpy(dst.bytes.data(), src, kRegisterBytes);
+    copy_register_bytes(dst.bytes.data(), src);
 }
+void load_norm(LoadDist, int, const std::byte* src, Register& dst) { load_whole(src, dst); }
+PTO_AVX2_VARIANT void load_norm_avx2(LoadDist, int, const std::byte* src, Register& dst) { load_whole(src, dst); }
 
-}  // namespace
-
-LoadKernel load_kernel(LoadDist dist) { return dist == LoadDist::NORM ? &load_norm : &load; }
-
-namespace {
-
-void store_norm(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
+// NORM under a full mask: the whole register; under another, store's blend.
+[[gnu::always_inline]] inline void store_whole(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
 {
     if (!mask.all_active) return store(dist, lane_bytes, value, mask, dst);
-    std::memcpy(dst, value.bytes.data(), kRegisterBytes);
+    copy_register_bytes(dst, value.bytes.data());
     mark_stored(dst, kRegisterBytes);
+}
+void store_norm(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
+{
+    store_whole(dist, lane_bytes, value, mask, dst);
+}
+PTO_AVX2_VARIANT void store_norm_avx2(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
+{
+    store_whole(dist, lane_bytes, value, mask, dst);
 }
 
 }  // namespace
 
-StoreKernel store_kernel(StoreDist dist) { return dist == StoreDist::NORM ? &store_norm : &store; }
+LoadKernel load_kernel(LoadDist dist)
+{
+    if (dist != LoadDist::NORM) return &load;
+    return use_avx2_variant() ? &load_norm_avx2 : &load_norm;
+}
+
+StoreKernel store_kernel(StoreDist dist)
+{
+    if (dist != StoreDist::NORM) return &store;
+    return use_avx2_variant() ? &store_norm_avx2 : &store_norm;
+}
 
 void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
 {

@@ -33,7 +33,8 @@ inline void set_task_cookie(uint64_t task_cookie) { runtime::set_task_cookie(tas
 
 // A harness's hooks, for every thread: `get_subblock_id` (uint32_t (*)()) answers get_subblockid() and
 // the sub-block every instruction sees (TMOV's split modes) until nullptr replaces it;
-// `get_pipe_shared_state` is accepted and unused, as ptosim has no TPUSH/TPOP pipes yet.
+// `get_pipe_shared_state` is accepted and unused: ptosim keeps the TPUSH/TPOP pipes' state itself (per
+// task cookie and block, pto/engine/ops/tile_pipe.hpp).
 inline void register_hooks(void* get_subblock_id, void* get_pipe_shared_state)
 {
     (void)get_pipe_shared_state;

@@ -1,7 +1,8 @@
 // SET_QUANT_SCALAR and SET_QUANT_VECTOR: the fixpipe's quantization configuration, written to the
 // calling core's configuration registers (NPUMemoryModel::GetREGBase()) for the cube-to-vector pipe's
-// TPUSH, which reads it on the device. ptosim has no TPUSH yet: nothing reads these registers, and the
-// quantizing TSTORE, TMOV, TEXTRACT and TINSERT forms take their scale as an operand.
+// TPUSH, which reads it on the device. ptosim's TPUSH has no fixpipe configuration form yet: nothing
+// reads these registers, and the quantizing TSTORE, TMOV, TEXTRACT and TINSERT forms take their scale
+// as an operand.
 #pragma once
 
 #include <bit>

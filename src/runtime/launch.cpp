@@ -114,6 +114,7 @@ void run_cores(std::vector<CoreSpec> cores, uint32_t blocks, void (*body)(void* 
     for (size_t i = 0; i < count && all[i].block <= last_block; ++i) append_sync_records(records[i]);
     if (failed != failures.end()) std::rethrow_exception(*failed);
     if (scheduler->deadlock()) std::rethrow_exception(scheduler->deadlock());
+    if (checked()) scheduler->check_objects_at_end();
 
     // The cross-core check compares blocks: the footprints of a block's cores are one.
     std::vector<order::GlobalFootprint> per_block(blocks);

@@ -212,9 +212,8 @@ void Scheduler::hand_out_turns(bool caller_carries)
 
 void Scheduler::check_deadlock()
 {
-    const unsigned threads_running = static_cast<unsigned>(
-        std::count_if(state_.begin(), state_.end(), [](const Core& c) { return c.state == State::Running; }));
-    if (threads_running > 0 || !ready_.empty() || startable() || waiting_.empty()) return;
+    if (waiting_.empty() || !ready_.empty() || startable()) return;  // (a launch whose cores never wait stops here)
+    if (std::any_of(state_.begin(), state_.end(), [](const Core& c) { return c.state == State::Running; })) return;
 
     // Nothing runs and nothing will: every waiting core waits for good. Follow what each one waits
     // for from the lowest one until a core repeats (the cycle) or a core that waits for nothing does.

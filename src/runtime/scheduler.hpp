@@ -36,18 +36,29 @@ struct WaitReason {
 
 // The cross-core synchronisation objects of one launch (tile FIFOs, barriers), made on first use, or
 // those of the threads outside launches. Guarded by the lock of cross_core_lock().
+// An object with `void at_launch_end() const` is asked, once every core of its launch has ended
+// without failing, whether the launch left it as a kernel must (checked mode).
 class CrossCoreObjects {
 public:
     template <typename T>
     T& get()
     {
         auto& slot = objects_[std::type_index(typeid(T))];
-        if (!slot) slot = std::shared_ptr<void>(new T(), [](void* p) { delete static_cast<T*>(p); });
+        if (!slot) {
+            slot = std::shared_ptr<void>(new T(), [](void* p) { delete static_cast<T*>(p); });
+            if constexpr (requires(const T& t) { t.at_launch_end(); })
+                end_checks_.push_back([object = static_cast<const T*>(slot.get())] { object->at_launch_end(); });
+        }
         return *static_cast<T*>(slot.get());
+    }
+    void at_launch_end() const
+    {
+        for (const auto& check : end_checks_) check();
     }
 
 private:
     std::unordered_map<std::type_index, std::shared_ptr<void>> objects_;
+    std::vector<std::function<void()>> end_checks_;
 };
 
 // --- for the synchronisation objects --------------------------------------------------------------
@@ -89,6 +100,8 @@ public:
     std::exception_ptr deadlock() const { return deadlock_; }
 
     const std::vector<CoreSpec>& cores() const { return cores_; }
+    // After wait_until_done(): the launch's cross-core objects' end-of-launch checks.
+    void check_objects_at_end() const { objects_.at_launch_end(); }
 
     // Thrown in a waiting core that is to give up: its launch failed or deadlocked elsewhere.
     struct CoreAbandoned {};

@@ -2,6 +2,7 @@
 // many more blocks than threads (a waiting block lends its thread); the hard and soft forms, the
 // participant sets of a mixed launch, partial participation, and the misuses: a core outside the
 // participant set, and a barrier some blocks never reach (ORDER_DEADLOCK).
+#include <pto/common/kernel_meta.hpp>
 #include <pto/pto-inst.hpp>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,13 @@ using pto::launch_testing::many_threads;
 using pto::test::diagnostic_of;
 using pto::test::mentions;
 using Counter = GlobalTensor<int32_t, Shape<>, Stride<>>;
+
+// A hand-compiled SYNCALL kernel declares its metadata for the device's runtime; here it compiles to
+// nothing, as the launch says which cores run.
+void syncall_kernel() { SYNCALL<SyncCoreType::Mix>(); }
+PTO_SYNCALL_AIV_KERNEL_META(syncall_kernel);
+PTO_SYNCALL_AIC_KERNEL_META(syncall_kernel);
+PTO_SYNCALL_MIX_AIC_KERNEL_META(syncall_kernel, 1, 2);
 
 // Each block publishes a value, meets the others, and reads its right neighbour's: without the barrier
 // a block could read before its neighbour wrote.
@@ -121,6 +129,14 @@ TEST(Syncall, ParticipantSetsOfAMixedLaunch)
             EXPECT_EQ(vector_saw[v], int((b + 1) % kBlocks) + 10);
             EXPECT_EQ(next_vector_saw[v], int((v + 1) % (2 * kBlocks)) + 100);
         }
+    }
+}
+
+TEST(Syncall, AKernelWithItsMetadataRunsAsAMixedLaunch)
+{
+    for (unsigned threads : {1u, many_threads()}) {
+        ScopedThreads scoped(threads);
+        sim::launch_mixed(4, syncall_kernel, syncall_kernel);
     }
 }
 

@@ -371,6 +371,27 @@ TEST(TilePipeDeadlock, AFailingCoreStopsTheLaunchInsteadOfLeavingItsPartnersWait
     EXPECT_EQ(d.code, "RUN_TASSIGN_RANGE") << d.format();
 }
 
+TEST(TilePipeDeadlock, ATileLeftInThePipeAtTheEndIsAFindingOfCheckedMode)
+{
+    using Pipe = TPipe<8, DIR_C2V, 1024, 2>;
+    const auto kernel = [] {
+        Pipe pipe(nullptr, 0x0, 0x0);
+        if (sim::is_cube_core()) {
+            auto m = loaded_tile<Tile<TileType::Mat, float, 8, 32>>();
+            TPUSH<Pipe, decltype(m), TILE_NO_SPLIT>(pipe, m);
+            TPUSH<Pipe, decltype(m), TILE_NO_SPLIT>(pipe, m);
+        } else {
+            Tile<TileType::Vec, float, 8, 32> t;
+            TPOP<Pipe, decltype(t), TILE_NO_SPLIT>(pipe, t);  // only the first
+        }
+    };
+    sim::launch_mixed(1, kernel, kernel);  // fast mode runs it
+    const test::ScopedChecked checked(true);
+    const Diagnostic d = diagnostic_of([&] { sim::launch_mixed(1, kernel, kernel); });
+    EXPECT_EQ(d.code, "ORDER_PIPE_NOT_EMPTY");
+    EXPECT_TRUE(mentions(d, "the C2V pipe of flag 8 in block 0 ends the kernel with slot 1 in use: tile 1 pushed but never popped")) << d.format();
+}
+
 // --- misuses ------------------------------------------------------------------------------------
 
 TEST(TilePipeDiagnostics, EachMisuseIsNamed)
@@ -483,6 +504,35 @@ TEST(TilePipeHarness, ThreadsOutsideLaunchesMeetInTheBlocksPipe)
     vector.join();
     for (int i = 0; i < kTiles; ++i)
         for (int e = 0; e < R * C; ++e) ASSERT_EQ(received[i][e], float(i * 1000 + e));
+}
+
+TEST(TilePipeHarness, OneThreadPushesBothHalvesByNamingItsSubBlock)
+{
+    constexpr int R = 16, C = 32;
+    using Half = Tile<TileType::Vec, float, R / 2, C>;
+    using Whole = Tile<TileType::Mat, float, R, C>;
+    using Pipe = TPipe<9, DIR_V2C, sizeof(float) * R * C, 2>;
+    using Rows = GlobalTensor<float, Shape<1, 1, 1, R / 2, C>, Stride<1, 1, 1, C, 1>>;
+    using All = GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, C, 1>>;
+    std::vector<float> in = random_floats(size_t(R) * C, 12), out(in.size(), -1.0f);
+    Pipe::reset_for_cpu_sim();
+    Pipe pipe(nullptr, 0x0, 0x0);
+    Half top, bottom;
+    TASSIGN(top, 0x0);
+    TASSIGN(bottom, Half::SizeInBytes);
+    Rows top_rows(in.data()), bottom_rows(in.data() + (R / 2) * C);
+    TLOAD(top, top_rows);
+    TLOAD(bottom, bottom_rows);
+    TPUSH<Pipe, Half, TILE_UP_DOWN>(pipe, top, 0);
+    EXPECT_EQ(pipe.prod.tileIndex, 1);
+    pipe.prod.tileIndex = 0;  // the other sub-block's count: it pushes its half of the same tile
+    TPUSH<Pipe, Half, TILE_UP_DOWN>(pipe, bottom, 1);
+    Whole whole;
+    TASSIGN(whole, 0x0);
+    TPOP(whole, pipe);
+    All dst(out.data());
+    TSTORE(dst, whole);
+    EXPECT_EQ(in, out);
 }
 
 }  // namespace

@@ -145,6 +145,25 @@ using ChannelKey = std::tuple<uint64_t, uint32_t, uint32_t, Flow>;  // task cook
 
 struct Pipes {
     std::map<ChannelKey, Channel> channels;
+
+    // A tile pushed and never popped (or popped and never freed) at the end of a launch: on the device
+    // its flags stay set for whatever runs next.
+    void at_launch_end() const
+    {
+        for (const auto& [key, c] : channels)
+            for (std::size_t s = 0; s < c.slots.size(); ++s) {
+                const Slot& slot = c.slots[s];
+                if (slot.filled <= slot.freed && slot.allocated_parts == 0) continue;
+                const auto& [cookie, block, flag, flow] = key;
+                (void)cookie;
+                runtime::fail({"ORDER_PIPE_NOT_EMPTY", "", "",
+                               std::string("the ") + flow_name(flow) + " pipe of flag " + std::to_string(flag) + " in block " +
+                                   std::to_string(block) + " ends the kernel with slot " + std::to_string(s) + " in use: " +
+                                   (slot.allocated_parts ? std::string("a tile allocated but never pushed")
+                                                         : "tile " + std::to_string(slot.filled) + " pushed but never popped and freed"),
+                               "every tile pushed popped, every slot freed", "a slot in use", ""});
+            }
+    }
 };
 
 ChannelKey key_of(const PipeDesc& pipe, Flow flow)
@@ -321,25 +340,15 @@ void require_slot_room(const Channel& c, const SlotLayout& layout, const PipeDes
     }
 }
 
-Flow producer_flow(const PipeDesc& pipe, TileType loc, const char* instr)
+// The direction a tile travels: a vector tile leaves the vector cores (V2C) or reaches them (C2V).
+Flow tile_flow(const PipeDesc& pipe, TileType loc, bool producer, const char* instr)
 {
-    const Flow flow = loc == TileType::Vec || loc == TileType::Ctrl ? Flow::V2C : Flow::C2V;
+    const bool vector_tile = loc == TileType::Vec || (producer && loc == TileType::Ctrl);
+    const Flow flow = vector_tile == producer ? Flow::V2C : Flow::C2V;
     if (!carries(pipe, flow)) {
         runtime::fail({"RUN_PIPE_DIRECTION", instr, "tile",
-                       std::string("a ") + (flow == Flow::C2V ? "cube" : "vector") + " tile is pushed into a pipe that does not carry " +
-                           flow_name(flow) + " tiles (flag " + std::to_string(pipe.flag_id) + ")",
-                       "a pipe of that direction", "direction " + std::to_string(pipe.direction), ""});
-    }
-    return flow;
-}
-
-Flow consumer_flow(const PipeDesc& pipe, TileType loc, const char* instr)
-{
-    const Flow flow = loc == TileType::Vec ? Flow::C2V : Flow::V2C;
-    if (!carries(pipe, flow)) {
-        runtime::fail({"RUN_PIPE_DIRECTION", instr, "tile",
-                       std::string("a ") + (flow == Flow::C2V ? "vector" : "cube") + " tile is popped from a pipe that does not carry " +
-                           flow_name(flow) + " tiles (flag " + std::to_string(pipe.flag_id) + ")",
+                       std::string("a ") + (vector_tile ? "vector" : "cube") + " tile is " + (producer ? "pushed into" : "popped from") +
+                           " a pipe that does not carry " + flow_name(flow) + " tiles (flag " + std::to_string(pipe.flag_id) + ")",
                        "a pipe of that direction", "direction " + std::to_string(pipe.direction), ""});
     }
     return flow;
@@ -365,7 +374,7 @@ Flow slot_flow(const PipeDesc& pipe, bool producer, const char* instr)
 void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileDesc& src, const PushConversion* conversion)
 {
     runtime::InstructionScope scope("TPUSH");
-    const Flow flow = producer_flow(pipe, src.loc, "TPUSH");
+    const Flow flow = tile_flow(pipe, src.loc, /*producer=*/true, "TPUSH");
     const Part part = producer_part(flow, split, "TPUSH");
     if (!part.active) return;
     const DType slot_dtype = conversion ? conversion->slot_dtype : src.dtype;
@@ -392,7 +401,7 @@ void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const Tile
 void tpop(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileDesc& dst)
 {
     runtime::InstructionScope scope("TPOP");
-    const Flow flow = consumer_flow(pipe, dst.loc, "TPOP");
+    const Flow flow = tile_flow(pipe, dst.loc, /*producer=*/false, "TPOP");
     const Part part = consumer_part(pipe, flow, split, "TPOP");
     if (!part.active) return;
     Channel* c = nullptr;

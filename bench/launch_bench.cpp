@@ -1,6 +1,8 @@
-// The parallel launch: the vector-add main job (examples/vector_add, 4000 x 3000 floats) and the flash
-// attention example (4 heads x 4096 tokens, D = 128, full) over 64 blocks on N threads, against the same
-// launch on one thread, alternated in the same run. speedup is the one-thread time over the N-thread
+// The parallel launch: the vector-add main job (examples/vector_add, 4000 x 3000 floats), the flash
+// attention example (4 heads x 4096 tokens, D = 128, full) and the attention-scores mixed kernel
+// (examples/attention_scores: 8192 queries, a cube core and two vector cores per block, tiles handed
+// through a two-slot pipe) over 64 blocks on N threads, against the same launch on one thread,
+// alternated in the same run. speedup is the one-thread time over the N-thread
 // time, in wall time (the point is the threads); the target with 2 threads on 2 cores is at least 1.8.
 #include <benchmark/benchmark.h>
 
@@ -9,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "../examples/attention_scores/attention_scores_kernel.hpp"
 #include "../examples/flash_attention/flash_attention_kernel.hpp"
 #include "../examples/vector_add/vector_add_kernel.hpp"
 
@@ -68,8 +71,25 @@ void BM_FlashAttentionLaunch(benchmark::State& state)
     });
 }
 
+void BM_AttentionScoresMixedLaunch(benchmark::State& state)
+{
+    using namespace attention_scores;
+    const int rows = 8192;
+    std::vector<half> q(size_t(rows) * kDim), k(size_t(kKeys) * kDim);
+    std::vector<float> p(size_t(rows) * kKeys), fifo(kBlocks * kFifoFloatsPerBlock);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    for (auto* t : {&q, &k})
+        for (auto& e : *t) e = half(unit(rng));
+    measure_speedup(state, [&] {
+        pto::sim::launch_mixed(kBlocks, attention_scores_kernel, attention_scores_kernel, q.data(), k.data(), p.data(),
+                               fifo.data(), rows);
+    });
+}
+
 BENCHMARK(BM_VectorAddLaunch)->Name("VectorAdd_4000x3000_64blocks")->ArgName("threads")->Arg(2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FlashAttentionLaunch)->Name("FlashAttention_4x4096_D128_64blocks")->ArgName("threads")->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AttentionScoresMixedLaunch)->Name("AttentionScoresMixed_8192x64_64blocks")->ArgName("threads")->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

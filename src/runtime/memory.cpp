@@ -155,9 +155,35 @@ thread_local uint32_t t_subblock_idx = 0;
 thread_local uint32_t t_subblock_num = 1;
 thread_local uint64_t t_task_cookie = 0;
 thread_local CoreKind t_core_kind = CoreKind::Unified;
-// The core of this thread's last block, kept for its next one: making a core fresh again costs a clear
-// of its memories, a new one also the allocation and the first touch of every page.
-thread_local std::unique_ptr<Core> t_spare_core;
+// The cores of ended blocks, kept for the next ones whatever thread runs them: making a core fresh
+// again costs a clear of its memories, a new one also the allocation and the first touch of every
+// page. A few are kept (a launch's threads, and the cores its waiting cores lend their turns to).
+constexpr std::size_t kSpareCores = 16;
+std::mutex g_spare_mutex;
+std::vector<std::unique_ptr<Core>>& spare_cores()
+{
+    static auto* cores = new std::vector<std::unique_ptr<Core>>();  // never destroyed: threads may outlive main
+    return *cores;
+}
+
+std::unique_ptr<Core> take_spare_core(profile::Target target)
+{
+    std::lock_guard lock(g_spare_mutex);
+    auto& cores = spare_cores();
+    for (auto it = cores.rbegin(); it != cores.rend(); ++it) {
+        if ((*it)->target != target) continue;
+        std::unique_ptr<Core> core = std::move(*it);
+        cores.erase(std::next(it).base());
+        return core;
+    }
+    return nullptr;
+}
+
+void keep_spare_core(std::unique_ptr<Core> core)
+{
+    std::lock_guard lock(g_spare_mutex);
+    if (spare_cores().size() < kSpareCores) spare_cores().push_back(std::move(core));
+}
 
 Core& current_core()
 {
@@ -327,8 +353,7 @@ BlockScope::BlockScope(const LaunchOrigin& origin, const CoreSpec& spec, uint32_
     t_task_cookie = origin.task_cookie;
     t_core_kind = spec.kind;
     try {
-        if (t_spare_core && t_spare_core->target == active_target()) {
-            core_ = std::move(t_spare_core);
+        if ((core_ = take_spare_core(active_target()))) {
             for (auto& region : core_->memory) make_fresh(*region);
             core_->registers = {};
             core_->vms4_status = 0;
@@ -347,7 +372,7 @@ BlockScope::BlockScope(const LaunchOrigin& origin, const CoreSpec& spec, uint32_
 BlockScope::~BlockScope()
 {
     restore();
-    t_spare_core = std::move(core_);
+    keep_spare_core(std::move(core_));
 }
 
 void BlockScope::restore()

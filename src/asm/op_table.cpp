@@ -146,6 +146,11 @@ const OpInfo kOtherOps[] = {
     other("pto.tpush", OpClass::Pipe, 2, 2, kAny),
     other("pto.tpop", OpClass::Pipe, 2, 2, kAny),
     other("pto.tfree", OpClass::Pipe, 1, 1, kAny),
+    // The flags between them: a2a3's %core_id, %event_id / %event_id, a5's %pipe, %sem_id.
+    other("pto.set_cross_core", OpClass::Pipe, 2, 2, kScalar),
+    other("pto.wait_flag_dev", OpClass::Pipe, 1, 1, kScalar),
+    other("pto.set_intra_block", OpClass::Pipe, 2, 2, kScalar),
+    other("pto.wait_intra_core", OpClass::Pipe, 2, 2, kScalar),
     // Sections run their region on the cores of their kind: in a mixed launch the cube section on the
     // cube core, the vector section on the vector cores; a core of a plain launch plays both.
     other("pto.section.cube", OpClass::Section, 0, 0, kAny),

@@ -167,5 +167,104 @@ TEST(TextTilePipe, AVectorSectionWaitingForACubeThatNeverPushesIsADeadlock)
     EXPECT_NE(r.diagnostics[0].message.find("the cube core of block 0 has ended"), std::string::npos) << r.diagnostics[0].format();
 }
 
+// The cube stores a tile to global memory and sets a flag; each vector core waits for it, loads its
+// half, stores it to out and sets a flag back, which the cube waits for (from both): a2a3's
+// set_cross_core / wait_flag_dev (one set reaches both vector cores, one wait needs both) or a5's
+// set_intra_block / wait_intra_core (ids 16-31 name vector core 1).
+std::string flag_program(bool a5)
+{
+    const std::string mat = "!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, "
+                            "slayout=none_box, fractal=512, pad=0>";
+    const std::string vec = "!pto.tile_buf<vec, 8x32xf32>";
+    const std::string view = "!pto.tensor_view<?x?xf32>";
+    const std::string whole = "!pto.partition_tensor_view<16x32xf32>", half = "!pto.partition_tensor_view<8x32xf32>";
+    const std::string down = a5 ? "      pto.set_intra_block %c0i, %c3i : i64, i64\n      pto.set_intra_block %c0i, %c19i : i64, i64\n"
+                                : "      pto.set_cross_core %c0i, %c3i : i64, i64\n";
+    const std::string up_wait = a5 ? "      pto.wait_intra_core %c0i, %c5i : i64, i64\n      pto.wait_intra_core %c0i, %c21i : i64, i64\n"
+                                   : "      pto.wait_flag_dev %c5i : i64\n";
+    const std::string down_wait = a5 ? "      %mine = arith.addi %c3i, %sub16 : i64\n      pto.wait_intra_core %c0i, %mine : i64, i64\n"
+                                     : "      pto.wait_flag_dev %c3i : i64\n";
+    const std::string up = a5 ? "      %back = arith.addi %c5i, %sub16 : i64\n      pto.set_intra_block %c0i, %back : i64, i64\n"
+                              : "      pto.set_cross_core %c0i, %c5i : i64, i64\n";
+    return "func.func @k(%in: !pto.ptr<f32>, %mid: !pto.ptr<f32>, %out: !pto.ptr<f32>) {\n"
+           "    %c0 = arith.constant 0 : index\n"
+           "    %c1 = arith.constant 1 : index\n"
+           "    %c8 = arith.constant 8 : index\n"
+           "    %c16 = arith.constant 16 : index\n"
+           "    %c32 = arith.constant 32 : index\n"
+           "    %c0i = arith.constant 0 : i64\n"
+           "    %c3i = arith.constant 3 : i64\n"
+           "    %c5i = arith.constant 5 : i64\n"
+           "    %c16i = arith.constant 16 : i64\n"
+           "    %c19i = arith.constant 19 : i64\n"
+           "    %c21i = arith.constant 21 : i64\n"
+           "    %iv = pto.make_tensor_view %in, shape = [%c16, %c32], strides = [%c32, %c1] : " + view + "\n"
+           "    %mv = pto.make_tensor_view %mid, shape = [%c16, %c32], strides = [%c32, %c1] : " + view + "\n"
+           "    %ov = pto.make_tensor_view %out, shape = [%c16, %c32], strides = [%c32, %c1] : " + view + "\n"
+           "    pto.section.cube {\n"
+           "      %m = pto.alloc_tile : " + mat + "\n"
+           "      %src = pto.partition_view %iv, offsets = [%c0, %c0], sizes = [%c16, %c32] : " + view + " -> " + whole + "\n"
+           "      %dst = pto.partition_view %mv, offsets = [%c0, %c0], sizes = [%c16, %c32] : " + view + " -> " + whole + "\n"
+           "      pto.tload ins(%src : " + whole + ") outs(%m : " + mat + ")\n"
+           "      pto.tstore ins(%m : " + mat + ") outs(%dst : " + whole + ")\n" + down + up_wait +
+           "    }\n"
+           "    pto.section.vector {\n"
+           "      %sub64 = pto.get_subblock_idx\n"
+           "      %sub16 = arith.muli %sub64, %c16i : i64\n"
+           "      %sub = arith.index_cast %sub64 : i64 to index\n"
+           "      %row = arith.muli %sub, %c8 : index\n"
+           "      %t = pto.alloc_tile : " + vec + "\n" + down_wait +
+           "      %src = pto.partition_view %mv, offsets = [%row, %c0], sizes = [%c8, %c32] : " + view + " -> " + half + "\n"
+           "      %dst = pto.partition_view %ov, offsets = [%row, %c0], sizes = [%c8, %c32] : " + view + " -> " + half + "\n"
+           "      pto.tload ins(%src : " + half + ") outs(%t : " + vec + ")\n"
+           "      pto.tstore ins(%t : " + vec + ") outs(%dst : " + half + ")\n" + up +
+           "    }\n"
+           "    return\n}\n";
+}
+
+TEST(TextCrossCoreFlags, FlagsOrderTheCubeAndTheVectorCoresOnBothTargets)
+{
+    for (const bool a5 : {false, true}) {
+        SCOPED_TRACE(a5 ? "a5" : "a2a3");
+        const ParseResult parsed = parse_ok(flag_program(a5), "flags.pto");
+        std::vector<float> in = random_vector<float>(16 * 32, 8), mid(in.size(), 0.0f), out(in.size(), -1.0f);
+        // The cube's TSTORE from L1 is a2a3's (and cpu's, which has both kinds of flags).
+        RunOptions options;
+        options.target = a5 ? profile::Target::Cpu : profile::Target::A2A3;
+        const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("mid", mid), array_arg("out", out)}, options);
+        ASSERT_TRUE(r.ok()) << r.diagnostics[0].format();
+        EXPECT_EQ(in, out);
+    }
+    // a5's flags are not a2a3's.
+    const ParseResult parsed = parse_ok(flag_program(true), "flags.pto");
+    std::vector<float> in = random_vector<float>(16 * 32, 8), mid(in.size(), 0.0f), out(in.size(), -1.0f);
+    RunOptions options;
+    options.target = profile::Target::A2A3;
+    const RunResult wrong = run(parsed.module, {array_arg("in", in), array_arg("mid", mid), array_arg("out", out)}, options);
+    ASSERT_FALSE(wrong.ok());
+    EXPECT_EQ(wrong.diagnostics[0].code, "LEGAL_CROSS_CORE_TARGET");
+}
+
+TEST(TextCrossCoreFlags, AWaitNoCoreSetsIsADeadlockAndAUnifiedCoreCannotUseThem)
+{
+    std::string text = flag_program(false);
+    const std::string set = "      pto.set_cross_core %c0i, %c3i : i64, i64\n";
+    text.erase(text.find(set), set.size());  // the cube never sets the flag the vector cores wait for
+    const ParseResult parsed = parse_ok(text, "flags.pto");
+    std::vector<float> in = random_vector<float>(16 * 32, 8), mid(in.size(), 0.0f), out(in.size(), -1.0f);
+    const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("mid", mid), array_arg("out", out)}, {});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.diagnostics[0].code, "ORDER_DEADLOCK");
+    EXPECT_NE(r.diagnostics[0].message.find("the cube core of block 0 waits in wait_flag_dev for flag 5 (vector core 0 of block 0), "
+                                            "which waits in wait_flag_dev for flag 3 (the cube core of block 0)"),
+              std::string::npos)
+        << r.diagnostics[0].format();
+
+    const ParseResult plain = parse_ok("func.func @k() {\n  %c = arith.constant 3 : i64\n  pto.wait_flag_dev %c : i64\n  return\n}\n", "u.pto");
+    const RunResult u = run(plain.module, {}, {});
+    ASSERT_FALSE(u.ok());
+    EXPECT_EQ(u.diagnostics[0].code, "RUN_CROSS_CORE_KIND");
+}
+
 }  // namespace
 }  // namespace pto::as::testing

@@ -9,9 +9,12 @@
 
 #include "thread_count.hpp"
 
+#include <pto/runtime/cross_core_flags.hpp>
+
 #include "../examples/attention_scores/attention_scores_kernel.hpp"
 #include "support/test_support.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -390,6 +393,31 @@ TEST(TilePipeDeadlock, ATileLeftInThePipeAtTheEndIsAFindingOfCheckedMode)
     const Diagnostic d = diagnostic_of([&] { sim::launch_mixed(1, kernel, kernel); });
     EXPECT_EQ(d.code, "ORDER_PIPE_NOT_EMPTY");
     EXPECT_TRUE(mentions(d, "the C2V pipe of flag 8 in block 0 ends the kernel with slot 1 in use: tile 1 pushed but never popped")) << d.format();
+}
+
+TEST(CrossCoreFlags, CountersCountAndHaveFourBits)
+{
+    // The cube sets flag 2 fifteen times ahead; each vector core takes all fifteen.
+    std::atomic<int> taken{0};
+    const auto fifteen = [&] {
+        for (int i = 0; i < 15; ++i) {
+            if (sim::is_cube_core()) {
+                runtime::set_cross_core(2);
+            } else {
+                runtime::wait_flag_dev(2);
+                ++taken;
+            }
+        }
+    };
+    sim::launch_mixed(2, fifteen, fifteen);
+    EXPECT_EQ(taken.load(), 2 * 2 * 15);
+    const auto sixteen = [] {
+        if (sim::is_cube_core())
+            for (int i = 0; i < 16; ++i) runtime::set_cross_core(2);
+    };
+    EXPECT_EQ(diagnostic_of([&] { sim::launch_mixed(1, sixteen, sixteen); }).code, "RUN_CROSS_CORE_OVERFLOW");
+    const auto bad_id = [] { runtime::set_intra_block(32); };
+    EXPECT_EQ(diagnostic_of([&] { sim::launch_mixed(1, bad_id, bad_id); }).code, "RUN_CROSS_CORE_ID");
 }
 
 // --- misuses ------------------------------------------------------------------------------------

@@ -8,11 +8,15 @@
 //   pto.tpop(%t, %p : !pto.tile_buf<...>, !pto.pipe) {split = 1}
 //   pto.tfree(%p : !pto.pipe) {split = 1}
 //
+//   pto.set_cross_core %core_id, %event_id : i64, i64      pto.wait_flag_dev %event_id : i64
+//   pto.set_intra_block %pipe, %sem_id : i64, i64          pto.wait_intra_core %pipe, %sem_id : i64, i64
+//
 // A pipe handle is a TPipe: the engine's PipeDesc plus this core's counts of its pushes and pops (each
 // core runs its own frame, and so has its own handle). `pto.tpop` binds the declared tile to the next
 // slot of the consumer's local buffer (local_addr + (pop count mod local_slot_num) * slot_size) and
 // receives the tile there; `pto.tfree` has nothing left to free (TPOP freed the slot).
 #include <pto/engine/ops/tile_pipe.hpp>
+#include <pto/runtime/cross_core_flags.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -90,6 +94,32 @@ void Lowerer::lower_pipe(const Operation& op, Body& body)
         const engine::TileDesc proto = tile_prototype(op, result_type(op, 0));
         const int result = define(op.results[0].get());
         body.steps.push_back({[=](Frame& f) { f.slots[std::size_t(result)].tile = proto; }, &op});
+        return;
+    }
+    if (op.name == "pto.set_cross_core" || op.name == "pto.wait_flag_dev" || op.name == "pto.set_intra_block" ||
+        op.name == "pto.wait_intra_core") {
+        // The id is the last operand; set_cross_core's first names a vector core (mode 2 reaches both),
+        // the a5 forms' first is the pipe that triggers or waits (each core's pipes run in order here).
+        const int id = slot(op.operands.back());
+        const int first = op.operands.size() == 2 ? slot(op.operands[0]) : -1;
+        const std::string& name = op.name;
+        body.steps.push_back({[=](Frame& f) {
+                                  const int64_t v = f.slots[std::size_t(id)].i;
+                                  if (name == "pto.set_cross_core") {
+                                      const int64_t core = f.slots[std::size_t(first)].i;
+                                      if (core != 0 && core != 1)
+                                          runtime::fail({"RUN_CROSS_CORE_ID", "set_cross_core", "core_id", "the vector core a cross-core flag names",
+                                                         "0 or 1", std::to_string(core), ""});
+                                      runtime::set_cross_core(v);
+                                  } else if (name == "pto.wait_flag_dev") {
+                                      runtime::wait_flag_dev(v);
+                                  } else if (name == "pto.set_intra_block") {
+                                      runtime::set_intra_block(v);
+                                  } else {
+                                      runtime::wait_intra_core(v);
+                                  }
+                              },
+                              &op});
         return;
     }
     const TileSplitAxis split = split_of(*this, op);

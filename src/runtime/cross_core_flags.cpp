@@ -1,0 +1,167 @@
+// The cross-core flags of a mixed launch (pto/runtime/cross_core_flags.hpp).
+#include <pto/runtime/cross_core_flags.hpp>
+
+#include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/launch.hpp>
+#include <pto/runtime/memory.hpp>
+
+#include "runtime/scheduler.hpp"
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace pto::runtime {
+
+namespace {
+
+constexpr int kCounterMax = 15;
+
+// A semaphore: whose it is (the core that waits on it) and, for the cube's, which vector core counts on it.
+struct Semaphore {
+    uint64_t cookie;
+    uint32_t block;
+    CoreKind owner;
+    uint32_t from_vector;  // the cube's semaphores: one per vector core; 0 for a vector core's own
+    uint32_t owner_vector; // a vector core's semaphores: whose; 0 for the cube's
+    int64_t id;
+    auto key() const { return std::tie(cookie, block, owner, from_vector, owner_vector, id); }
+    bool operator<(const Semaphore& o) const { return key() < o.key(); }
+};
+
+struct Flags {
+    std::map<Semaphore, int> count;
+};
+
+uint32_t vector_count() { return vector_cores_per_block(); }
+
+void require_mixed(const char* instr)
+{
+    if (core_kind() == CoreKind::Unified) {
+        fail({"RUN_CROSS_CORE_KIND", instr, "", "cross-core flags connect the cube and vector cores of a mixed launch",
+              "a core of a mixed launch (sections, launch_mixed)", describe_calling_core() + ", a unified core", ""});
+    }
+}
+
+// set_cross_core / wait_flag_dev are a2a3's, set_intra_block / wait_intra_core a5's; cpu has both.
+void require_target(profile::Target owner, const char* instr)
+{
+    const profile::Target t = active_target();
+    if (t != profile::Target::Cpu && t != owner)
+        fail({"LEGAL_CROSS_CORE_TARGET", instr, "", std::string(instr) + " is a flag of another target",
+              owner == profile::Target::A2A3 ? "a2a3 (a5 uses set_intra_block / wait_intra_core)"
+                                             : "a5 (a2a3 uses set_cross_core / wait_flag_dev)",
+              std::string(profile::profile_of(t).name), ""});
+}
+
+void require_id(int64_t id, int64_t limit, const char* instr)
+{
+    if (id < 0 || id >= limit)
+        fail({"RUN_CROSS_CORE_ID", instr, "", "the flag id", "0 to " + std::to_string(limit - 1), std::to_string(id), ""});
+}
+
+Semaphore semaphore(CoreKind owner, uint32_t from_vector, uint32_t owner_vector, int64_t id)
+{
+    return {task_cookie(), block_idx(), owner, from_vector, owner_vector, id};
+}
+
+void signal(const std::vector<Semaphore>& targets, const char* instr)
+{
+    auto lock = cross_core_lock();
+    auto& count = cross_core_objects().get<Flags>().count;
+    for (const Semaphore& s : targets) {
+        if (count[s] >= kCounterMax)
+            fail({"RUN_CROSS_CORE_OVERFLOW", instr, "", "flag " + std::to_string(s.id) + " is set " + std::to_string(kCounterMax + 1) +
+                                                           " times without a wait: its 4-bit counter overflows",
+                  "at most " + std::to_string(kCounterMax) + " sets ahead of the waits", std::to_string(kCounterMax + 1), ""});
+    }
+    for (const Semaphore& s : targets) ++count[s];
+    cross_core_changed();
+}
+
+// Waits until every semaphore of `sources` counts one, then takes it; `setters` are the cores whose
+// sets it waits for (for a deadlock report).
+void take(const std::vector<Semaphore>& sources, const char* instr, CoreKind setter_kind)
+{
+    const uint32_t block = block_idx();
+    auto lock = cross_core_lock();
+    auto& count = cross_core_objects().get<Flags>().count;
+    const auto ready = [&] {
+        for (const Semaphore& s : sources)
+            if (count[s] == 0) return false;
+        return true;
+    };
+    const auto describe = [&] {
+        std::vector<uint32_t> setters;
+        const auto& cores = launch_cores();
+        for (uint32_t i = 0; i < cores.size(); ++i)
+            if (cores[i].block == block && cores[i].kind == setter_kind) setters.push_back(i);
+        return WaitReason{"waits in " + std::string(instr) + " for flag " + std::to_string(sources.front().id), setters};
+    };
+    cross_core_wait(lock, ready, describe);
+    for (const Semaphore& s : sources) --count[s];
+}
+
+}  // namespace
+
+void set_cross_core(int64_t event_id)
+{
+    InstructionScope scope("set_cross_core");
+    require_target(profile::Target::A2A3, "set_cross_core");
+    require_mixed("set_cross_core");
+    require_id(event_id, 16, "set_cross_core");
+    std::vector<Semaphore> targets;
+    if (core_kind() == CoreKind::Cube) {
+        for (uint32_t v = 0; v < vector_count(); ++v) targets.push_back(semaphore(CoreKind::Vector, 0, v, event_id));
+    } else {
+        targets.push_back(semaphore(CoreKind::Cube, subblock_idx(), 0, event_id));
+    }
+    signal(targets, "set_cross_core");
+}
+
+void wait_flag_dev(int64_t event_id)
+{
+    InstructionScope scope("wait_flag_dev");
+    require_target(profile::Target::A2A3, "wait_flag_dev");
+    require_mixed("wait_flag_dev");
+    require_id(event_id, 16, "wait_flag_dev");
+    std::vector<Semaphore> sources;
+    if (core_kind() == CoreKind::Cube) {
+        for (uint32_t v = 0; v < vector_count(); ++v) sources.push_back(semaphore(CoreKind::Cube, v, 0, event_id));
+        take(sources, "wait_flag_dev", CoreKind::Vector);
+    } else {
+        sources.push_back(semaphore(CoreKind::Vector, 0, subblock_idx(), event_id));
+        take(sources, "wait_flag_dev", CoreKind::Cube);
+    }
+}
+
+void set_intra_block(int64_t sem_id)
+{
+    InstructionScope scope("set_intra_block");
+    require_target(profile::Target::A5, "set_intra_block");
+    require_mixed("set_intra_block");
+    require_id(sem_id, 32, "set_intra_block");
+    const int64_t id = sem_id % 16;
+    if (core_kind() == CoreKind::Cube) {
+        signal({semaphore(CoreKind::Vector, 0, uint32_t(sem_id / 16), id)}, "set_intra_block");
+    } else {
+        signal({semaphore(CoreKind::Cube, subblock_idx(), 0, id)}, "set_intra_block");
+    }
+}
+
+void wait_intra_core(int64_t sem_id)
+{
+    InstructionScope scope("wait_intra_core");
+    require_target(profile::Target::A5, "wait_intra_core");
+    require_mixed("wait_intra_core");
+    require_id(sem_id, 32, "wait_intra_core");
+    const int64_t id = sem_id % 16;
+    if (core_kind() == CoreKind::Cube) {
+        take({semaphore(CoreKind::Cube, uint32_t(sem_id / 16), 0, id)}, "wait_intra_core", CoreKind::Vector);
+    } else {
+        take({semaphore(CoreKind::Vector, 0, subblock_idx(), id)}, "wait_intra_core", CoreKind::Cube);
+    }
+}
+
+}  // namespace pto::runtime

@@ -154,25 +154,29 @@ void Scheduler::wait(uint32_t core, std::unique_lock<std::mutex>& lock, const st
                      const std::function<WaitReason()>& describe)
 {
     Core& me = state_[core];
-    if (me.abandon) throw CoreAbandoned{};
-    if (ready()) return;
-    me.state = State::Waiting;
-    me.ready = &ready;
-    me.describe = &describe;
-    waiting_.push_back(core);
-    ++free_turns_;
-    hand_out_turns();
-    check_deadlock();
-    me.wake.wait(lock, [&] { return me.state == State::Running || me.abandon; });
-    me.ready = nullptr;
-    me.describe = nullptr;
-    if (me.abandon) {
-        std::erase(waiting_, core);
-        std::erase(ready_, core);
-        // It ends on its thread: with a turn, as the carrier that started it gives one back at its end.
-        if (me.state != State::Running) --free_turns_;
-        me.state = State::Running;
-        throw CoreAbandoned{};
+    // Made ready, a core may find the condition gone again by the time it runs (another core took
+    // what it waited for): it waits again.
+    while (true) {
+        if (me.abandon) throw CoreAbandoned{};
+        if (ready()) return;
+        me.state = State::Waiting;
+        me.ready = &ready;
+        me.describe = &describe;
+        waiting_.push_back(core);
+        ++free_turns_;
+        hand_out_turns();
+        check_deadlock();
+        me.wake.wait(lock, [&] { return me.state == State::Running || me.abandon; });
+        me.ready = nullptr;
+        me.describe = nullptr;
+        if (me.abandon) {
+            std::erase(waiting_, core);
+            std::erase(ready_, core);
+            // It ends on its thread: with a turn, as the carrier that started it gives one back at its end.
+            if (me.state != State::Running) --free_turns_;
+            me.state = State::Running;
+            throw CoreAbandoned{};
+        }
     }
 }
 

@@ -388,7 +388,10 @@ TEST(TilePipeDeadlock, ATileLeftInThePipeAtTheEndIsAFindingOfCheckedMode)
             TPOP<Pipe, decltype(t), TILE_NO_SPLIT>(pipe, t);  // only the first
         }
     };
-    sim::launch_mixed(1, kernel, kernel);  // fast mode runs it
+    {
+        const test::ScopedChecked fast(false);
+        sim::launch_mixed(1, kernel, kernel);  // fast mode runs it
+    }
     const test::ScopedChecked checked(true);
     const Diagnostic d = diagnostic_of([&] { sim::launch_mixed(1, kernel, kernel); });
     EXPECT_EQ(d.code, "ORDER_PIPE_NOT_EMPTY");

@@ -61,6 +61,14 @@ void require_id(int64_t id, int64_t limit, const char* instr)
         fail({"RUN_CROSS_CORE_ID", instr, "", "the flag id", "0 to " + std::to_string(limit - 1), std::to_string(id), ""});
 }
 
+// The checks every flag operation makes: its target, a mixed launch, its id.
+void check_flag_operation(const char* instr, profile::Target owner, int64_t id, int64_t ids)
+{
+    require_target(owner, instr);
+    require_mixed(instr);
+    require_id(id, ids, instr);
+}
+
 Semaphore semaphore(CoreKind owner, uint32_t from_vector, uint32_t owner_vector, int64_t id)
 {
     return {task_cookie(), block_idx(), owner, from_vector, owner_vector, id};
@@ -108,9 +116,7 @@ void take(const std::vector<Semaphore>& sources, const char* instr, CoreKind set
 void set_cross_core(int64_t event_id)
 {
     InstructionScope scope("set_cross_core");
-    require_target(profile::Target::A2A3, "set_cross_core");
-    require_mixed("set_cross_core");
-    require_id(event_id, 16, "set_cross_core");
+    check_flag_operation("set_cross_core", profile::Target::A2A3, event_id, 16);
     std::vector<Semaphore> targets;
     if (core_kind() == CoreKind::Cube) {
         for (uint32_t v = 0; v < vector_count(); ++v) targets.push_back(semaphore(CoreKind::Vector, 0, v, event_id));
@@ -123,9 +129,7 @@ void set_cross_core(int64_t event_id)
 void wait_flag_dev(int64_t event_id)
 {
     InstructionScope scope("wait_flag_dev");
-    require_target(profile::Target::A2A3, "wait_flag_dev");
-    require_mixed("wait_flag_dev");
-    require_id(event_id, 16, "wait_flag_dev");
+    check_flag_operation("wait_flag_dev", profile::Target::A2A3, event_id, 16);
     std::vector<Semaphore> sources;
     if (core_kind() == CoreKind::Cube) {
         for (uint32_t v = 0; v < vector_count(); ++v) sources.push_back(semaphore(CoreKind::Cube, v, 0, event_id));
@@ -139,9 +143,7 @@ void wait_flag_dev(int64_t event_id)
 void set_intra_block(int64_t sem_id)
 {
     InstructionScope scope("set_intra_block");
-    require_target(profile::Target::A5, "set_intra_block");
-    require_mixed("set_intra_block");
-    require_id(sem_id, 32, "set_intra_block");
+    check_flag_operation("set_intra_block", profile::Target::A5, sem_id, 32);
     const int64_t id = sem_id % 16;
     if (core_kind() == CoreKind::Cube) {
         signal({semaphore(CoreKind::Vector, 0, uint32_t(sem_id / 16), id)}, "set_intra_block");
@@ -153,9 +155,7 @@ void set_intra_block(int64_t sem_id)
 void wait_intra_core(int64_t sem_id)
 {
     InstructionScope scope("wait_intra_core");
-    require_target(profile::Target::A5, "wait_intra_core");
-    require_mixed("wait_intra_core");
-    require_id(sem_id, 32, "wait_intra_core");
+    check_flag_operation("wait_intra_core", profile::Target::A5, sem_id, 32);
     const int64_t id = sem_id % 16;
     if (core_kind() == CoreKind::Cube) {
         take({semaphore(CoreKind::Cube, uint32_t(sem_id / 16), 0, id)}, "wait_intra_core", CoreKind::Vector);

@@ -617,16 +617,17 @@ private:
     void typed_operands(const Operation& op)
     {
         if (op.spelling.signature == SigStyle::InParens) {
-            out_ += "(";
-            values(op.operands);
-            out_ += " : ";
+            out_ += "(" + inputs_text(op) + " : ";
             type_list(op.operand_types);
             out_ += ")";
-            if (!op.attributes.empty()) out_ += " ";
+            if (!op.attributes.empty()) {
+                out_ += " ";
+                append_dictionary(out_, op.attributes);
+            }
         } else {
             out_ += " ";
+            append_dictionary(out_, op.attributes);  // even `{}`: without it the list would read as the other form
         }
-        if (!op.attributes.empty()) append_dictionary(out_, op.attributes);
         if (op.spelling.signature == SigStyle::Typed) {
             std::vector<std::string> keys;  // each operand's name, or empty
             for (const OperandGroup& g : op.input_layout)

@@ -144,6 +144,18 @@ TEST(TextTilePipe, EverySpellingPrintsBackAndParsesToTheSameProgram)
                                        "keyed.pto");
     const std::string printed = print(keyed.module, Form::Preserve);
     EXPECT_NE(printed.find("(gm_addr = %g : !pto.ptr<f32>, local_addr = %l : i32) -> !pto.pipe"), std::string::npos) << printed;
+
+    // An empty dictionary before the list, and subscripts inside the parentheses, print back as written.
+    const ParseResult odd = parse_ok("func.func @f(%v: !pto.tensor_view<?x?xf32>, %i: index) {\n"
+                                     "  %l = arith.constant 0 : i32\n"
+                                     "  %p = pto.initialize_l2l_pipe {}(%l : i32) -> !pto.pipe\n"
+                                     "  pto.tfree(%v[%i, %i], %p : !pto.tensor_view<?x?xf32>, index, index, !pto.pipe) {split = 0}\n"
+                                     "  return\n}\n",
+                                     "odd.pto");
+    const std::string again = print(odd.module, Form::Preserve);
+    EXPECT_NE(again.find("pto.initialize_l2l_pipe {}(%l : i32) -> !pto.pipe"), std::string::npos) << again;
+    EXPECT_NE(again.find("pto.tfree(%v[%i, %i], %p : "), std::string::npos) << again;
+    EXPECT_EQ(print(parse_ok(again, "again.pto").module, Form::Preserve), again);
 }
 
 TEST(TextTilePipe, AVectorSectionWaitingForACubeThatNeverPushesIsADeadlock)

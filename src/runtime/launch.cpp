@@ -14,7 +14,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <exception>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>

@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include <pto/engine/legality.hpp>
-
 #include <pto/runtime/launch.hpp>
 
 #include "asm/interpreter/lowering.hpp"

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "../examples/attention_scores/attention_scores_kernel.hpp"
 #include "../examples/flash_attention/flash_attention_kernel.hpp"
 
 namespace pto::as::testing {
@@ -197,6 +198,30 @@ void expect_flash_attention(bool causal)
         const std::vector<double> want = flash_attention::reference_head(&q[at], &k[at], &v[at], p.seq, kD, causal);
         for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(text[at + i], want[i], 2e-3) << h << ", " << i;
     }
+}
+
+// The PTO-AS attention scores (examples/pto/attention_scores.pto), a mixed kernel, gives the C++ mixed
+// kernel's bits over several blocks (each block more bands than its pipe has slots).
+TEST(Examples, AttentionScoresMixedKernelMatchesTheCppKernel)
+{
+    using namespace attention_scores;
+    const ParseResult parsed = parse_ok(read_text(example_path("attention_scores.pto")), "attention_scores.pto");
+    const int rows = 7 * kRows;
+    const uint32_t blocks = 2;
+    std::vector<half> q(std::size_t(rows) * kDim), k(std::size_t(kKeys) * kDim);
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    for (auto& x : q) x = half(unit(rng));
+    for (auto& x : k) x = half(unit(rng));
+    std::vector<float> text(std::size_t(rows) * kKeys, -1.0f), cpp(text.size(), -2.0f), fifo(blocks * kFifoFloatsPerBlock);
+    RunOptions options = checked_run();
+    options.blocks = blocks;
+    const RunResult r = run(parsed.module,
+                            {array_arg("q", q), array_arg("k", k), array_arg("p", text), array_arg("fifo", fifo), scalar_arg("rows", rows)},
+                            options);
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    pto::sim::launch_mixed(blocks, attention_scores_kernel, attention_scores_kernel, q.data(), k.data(), cpp.data(), fifo.data(), rows);
+    for (std::size_t i = 0; i < text.size(); ++i) ASSERT_EQ(text[i], cpp[i]) << i;
 }
 
 TEST(Examples, FlashAttentionMatchesTheCppKernelAndTheReference) { expect_flash_attention(false); }

@@ -101,11 +101,8 @@ void take(const std::vector<Semaphore>& sources, const char* instr, CoreKind set
         return true;
     };
     const auto describe = [&] {
-        std::vector<uint32_t> setters;
-        const auto& cores = launch_cores();
-        for (uint32_t i = 0; i < cores.size(); ++i)
-            if (cores[i].block == block && cores[i].kind == setter_kind) setters.push_back(i);
-        return WaitReason{"waits in " + std::string(instr) + " for flag " + std::to_string(sources.front().id), setters};
+        return WaitReason{"waits in " + std::string(instr) + " for flag " + std::to_string(sources.front().id),
+                          block_cores(block, setter_kind)};
     };
     cross_core_wait(lock, ready, describe);
     for (const Semaphore& s : sources) --count[s];

@@ -82,6 +82,15 @@ std::optional<uint32_t> current_core_index()
 
 const std::vector<CoreSpec>& launch_cores() { return t_scheduler ? t_scheduler->cores() : kNoCores; }
 
+std::vector<uint32_t> block_cores(uint32_t block, CoreKind kind)
+{
+    std::vector<uint32_t> cores;
+    const auto& all = launch_cores();
+    for (uint32_t i = 0; i < all.size(); ++i)
+        if (all[i].block == block && all[i].kind == kind) cores.push_back(i);
+    return cores;
+}
+
 // --- the launch's side ----------------------------------------------------------------------------
 
 Scheduler::Scheduler(std::vector<CoreSpec> cores, unsigned threads, std::function<void(uint32_t)> run)

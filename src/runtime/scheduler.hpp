@@ -77,6 +77,8 @@ void cross_core_changed();
 // The calling core's index in its launch's cores, and those cores (none outside a launch).
 std::optional<uint32_t> current_core_index();
 const std::vector<CoreSpec>& launch_cores();
+// The launch's cores of `kind` in `block`.
+std::vector<uint32_t> block_cores(uint32_t block, CoreKind kind);
 
 // --- for the launch -------------------------------------------------------------------------------
 class Scheduler {

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -83,6 +84,7 @@ Part consumer_part(const PipeDesc& pipe, Flow flow, TileSplitAxis split, const c
 struct SlotLayout {
     int64_t full_rows = 0, full_cols = 0, row_stride = 0;
     int element_bytes = 0;
+    friend bool operator==(const SlotLayout&, const SlotLayout&) = default;
 };
 
 struct Window {
@@ -198,17 +200,12 @@ std::byte* slot_base(const PipeDesc& pipe, Channel& c, uint32_t index)
     return base + size_t(index % c.slot_num) * c.slot_size;
 }
 
-// The cores that could end a wait on the other side: those seen there, else the block's cores of
-// the other kind.
-// the other kind in `block` (a wait is described on whichever thread finds the deadlock).
+// The cores that could end a wait on the other side: those seen there, else the cores of the other
+// kind in `block` (a wait is described on whichever thread finds the deadlock).
 std::vector<uint32_t> other_side(const std::set<uint32_t>& seen, runtime::CoreKind kind, uint32_t block)
 {
     if (!seen.empty()) return {seen.begin(), seen.end()};
-    std::vector<uint32_t> cores;
-    const auto& all = runtime::launch_cores();
-    for (uint32_t i = 0; i < all.size(); ++i)
-        if (all[i].block == block && all[i].kind == kind) cores.push_back(i);
-    return cores;
+    return runtime::block_cores(block, kind);
 }
 
 void note_core(std::set<uint32_t>& seen)
@@ -259,8 +256,7 @@ void commit(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& part, c
     }
     if (slot.filled_parts == 0) {
         slot.layout = layout;
-    } else if (slot.layout.full_rows != layout.full_rows || slot.layout.full_cols != layout.full_cols ||
-               slot.layout.row_stride != layout.row_stride || slot.layout.element_bytes != layout.element_bytes) {
+    } else if (slot.layout != layout) {
         runtime::fail({"RUN_PIPE_SHAPE", instr, "tile",
                        "the two halves of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow) + " disagree on the whole tile",
                        std::to_string(slot.layout.full_rows) + "x" + std::to_string(slot.layout.full_cols),
@@ -313,6 +309,19 @@ void release(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& part, 
 }
 
 // --- transfers -----------------------------------------------------------------------------------
+
+// RUN_PIPE_SHAPE unless `rows` x `cols` elements of `bytes` (the consumer's tile or slot view) fit its
+// part `w` of tile `index`.
+void require_fits(const Window& w, const SlotLayout& layout, int64_t rows, int64_t cols, int bytes, const char* operand,
+                  uint32_t index, const PipeDesc& pipe, Flow flow)
+{
+    if (bytes == layout.element_bytes && rows <= w.rows && cols <= w.cols) return;
+    runtime::fail({"RUN_PIPE_SHAPE", "TPOP", operand,
+                   std::string("the ") + (std::string_view(operand) == "tile" ? "popped tile" : "slot view") +
+                       " does not fit this consumer's part of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow),
+                   std::to_string(w.rows) + "x" + std::to_string(w.cols) + " elements of " + std::to_string(layout.element_bytes) + " bytes",
+                   std::to_string(rows) + "x" + std::to_string(cols) + " elements of " + std::to_string(bytes) + " bytes", ""});
+}
 
 GlobalDesc slot_view(std::byte* slot, const SlotLayout& layout, const Window& w, DType dtype)
 {
@@ -407,14 +416,7 @@ void tpop(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileD
     Channel* c = nullptr;
     const SlotLayout layout = wait_filled(pipe, flow, index, "TPOP", c);
     const Window w = window_of(split, part, layout);
-    const int bytes = (dtype_bits(dst.dtype) + 7) / 8;
-    if (bytes != layout.element_bytes || dst.valid_rows > w.rows || dst.valid_cols > w.cols) {
-        runtime::fail({"RUN_PIPE_SHAPE", "TPOP", "tile",
-                       "the popped tile does not fit this consumer's part of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow),
-                       std::to_string(w.rows) + "x" + std::to_string(w.cols) + " elements of " + std::to_string(layout.element_bytes) + " bytes",
-                       std::to_string(dst.valid_rows) + "x" + std::to_string(dst.valid_cols) + " elements of " + std::to_string(bytes) + " bytes",
-                       ""});
-    }
+    require_fits(w, layout, dst.valid_rows, dst.valid_cols, (dtype_bits(dst.dtype) + 7) / 8, "tile", index, pipe, flow);
     tload(dst, slot_view(slot_base(pipe, *c, index), layout, w, dst.dtype));
     release(pipe, flow, index, part, "TPOP");
 }
@@ -450,13 +452,7 @@ std::byte* tpop_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, 
     Channel* c = nullptr;
     const SlotLayout layout = wait_filled(pipe, flow, index, "TPOP", c);
     const Window w = window_of(split, part, layout);
-    if (element_bytes != layout.element_bytes || part_rows > w.rows || part_cols > w.cols) {
-        runtime::fail({"RUN_PIPE_SHAPE", "TPOP", "gmTensor",
-                       "the slot view does not fit this consumer's part of tile " + std::to_string(index) + " of " + pipe_name(pipe, flow),
-                       std::to_string(w.rows) + "x" + std::to_string(w.cols) + " elements of " + std::to_string(layout.element_bytes) + " bytes",
-                       std::to_string(part_rows) + "x" + std::to_string(part_cols) + " elements of " + std::to_string(element_bytes) + " bytes",
-                       ""});
-    }
+    require_fits(w, layout, part_rows, part_cols, element_bytes, "gmTensor", index, pipe, flow);
     return slot_base(pipe, *c, index) + (w.row * layout.row_stride + w.col) * element_bytes;
 }
 

@@ -101,23 +101,20 @@ void Lowerer::lower_pipe(const Operation& op, Body& body)
         // The id is the last operand; set_cross_core's first names a vector core (mode 2 reaches both),
         // the a5 forms' first is the pipe that triggers or waits (each core's pipes run in order here).
         const int id = slot(op.operands.back());
-        const int first = op.operands.size() == 2 ? slot(op.operands[0]) : -1;
-        const std::string& name = op.name;
+        const bool names_core = op.name == "pto.set_cross_core";
+        const int core = names_core ? slot(op.operands[0]) : -1;
+        void (*const flag)(int64_t) = names_core                     ? runtime::set_cross_core
+                                      : op.name == "pto.wait_flag_dev"   ? runtime::wait_flag_dev
+                                      : op.name == "pto.set_intra_block" ? runtime::set_intra_block
+                                                                         : runtime::wait_intra_core;
         body.steps.push_back({[=](Frame& f) {
-                                  const int64_t v = f.slots[std::size_t(id)].i;
-                                  if (name == "pto.set_cross_core") {
-                                      const int64_t core = f.slots[std::size_t(first)].i;
-                                      if (core != 0 && core != 1)
+                                  if (names_core) {
+                                      const int64_t c = f.slots[std::size_t(core)].i;
+                                      if (c != 0 && c != 1)
                                           runtime::fail({"RUN_CROSS_CORE_ID", "set_cross_core", "core_id", "the vector core a cross-core flag names",
-                                                         "0 or 1", std::to_string(core), ""});
-                                      runtime::set_cross_core(v);
-                                  } else if (name == "pto.wait_flag_dev") {
-                                      runtime::wait_flag_dev(v);
-                                  } else if (name == "pto.set_intra_block") {
-                                      runtime::set_intra_block(v);
-                                  } else {
-                                      runtime::wait_intra_core(v);
+                                                         "0 or 1", std::to_string(c), ""});
                                   }
+                                  flag(f.slots[std::size_t(id)].i);
                               },
                               &op});
         return;

@@ -5,8 +5,10 @@
 #include <pto/runtime/launch.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "runtime/order_checker.hpp"
 #include "runtime/scheduler.hpp"
 
+#include <deque>
 #include <map>
 #include <string>
 #include <tuple>
@@ -32,6 +34,8 @@ struct Semaphore {
 
 struct Flags {
     std::map<Semaphore, int> count;
+    // Checked mode: per semaphore, what each set not yet taken carries to its wait, oldest first.
+    std::map<Semaphore, std::deque<order::CoreClock>> releases;
 };
 
 uint32_t vector_count() { return vector_cores_per_block(); }
@@ -77,14 +81,19 @@ Semaphore semaphore(CoreKind owner, uint32_t from_vector, uint32_t owner_vector,
 void signal(const std::vector<Semaphore>& targets, const char* instr)
 {
     auto lock = cross_core_lock();
-    auto& count = cross_core_objects().get<Flags>().count;
+    Flags& flags = cross_core_objects().get<Flags>();
+    auto& count = flags.count;
     for (const Semaphore& s : targets) {
         if (count[s] >= kCounterMax)
             fail({"RUN_CROSS_CORE_OVERFLOW", instr, "", "flag " + std::to_string(s.id) + " is set " + std::to_string(kCounterMax + 1) +
                                                            " times without a wait: its 4-bit counter overflows",
                   "at most " + std::to_string(kCounterMax) + " sets ahead of the waits", std::to_string(kCounterMax + 1), ""});
     }
-    for (const Semaphore& s : targets) ++count[s];
+    const order::CoreClock released = order::release();
+    for (const Semaphore& s : targets) {
+        ++count[s];
+        if (order::checking()) flags.releases[s].push_back(released);
+    }
     cross_core_changed();
 }
 
@@ -94,7 +103,8 @@ void take(const std::vector<Semaphore>& sources, const char* instr, CoreKind set
 {
     const uint32_t block = block_idx();
     auto lock = cross_core_lock();
-    auto& count = cross_core_objects().get<Flags>().count;
+    Flags& flags = cross_core_objects().get<Flags>();
+    auto& count = flags.count;
     const auto ready = [&] {
         for (const Semaphore& s : sources)
             if (count[s] == 0) return false;
@@ -105,7 +115,13 @@ void take(const std::vector<Semaphore>& sources, const char* instr, CoreKind set
                           block_cores(block, setter_kind)};
     };
     cross_core_wait(lock, ready, describe);
-    for (const Semaphore& s : sources) --count[s];
+    for (const Semaphore& s : sources) {
+        --count[s];
+        auto& released = flags.releases[s];
+        if (released.empty()) continue;  // set by a core that is not checked
+        order::acquire(released.front());
+        released.pop_front();
+    }
 }
 
 }  // namespace

@@ -114,11 +114,7 @@ void run_cores(std::vector<CoreSpec> cores, uint32_t blocks, void (*body)(void* 
     if (failed != failures.end()) std::rethrow_exception(*failed);
     if (scheduler->deadlock()) std::rethrow_exception(scheduler->deadlock());
     if (checked()) scheduler->check_objects_at_end();
-
-    // The cross-core check compares blocks: the footprints of a block's cores are one.
-    std::vector<order::GlobalFootprint> per_block(blocks);
-    for (size_t i = 0; i < count; ++i) order::merge_footprint(per_block[all[i].block], std::move(footprints[i]));
-    order::check_cross_core(per_block);
+    order::check_cross_core(footprints);
 }
 
 }  // namespace

@@ -91,12 +91,32 @@ struct Pending {
     const std::byte* p;
     std::size_t n, pitch, lines;
     bool write, global, atomic;
+    uint32_t stamp;  // global accesses: the core's clock when they happened (GlobalFootprint::stamps)
 };
 
 }  // namespace
 
 class BlockChecker {
 public:
+    BlockChecker()
+    {
+        footprint_.core = current_core_index().value_or(0);
+        footprint_.name = describe_calling_core();
+    }
+
+    CoreClock release()
+    {
+        const uint32_t self = footprint_.core;
+        clock_.set(self, clock_.of(self) + 1);
+        clock_changed_ = true;
+        return clock_;
+    }
+
+    void acquire(const CoreClock& clock)
+    {
+        if (clock_.join(clock)) clock_changed_ = true;
+    }
+
     void instruction_begins(const char* name)
     {
         if (tracked_depth_ < 0) raise_finding();  // may fail: before the scope counts
@@ -128,16 +148,17 @@ public:
         if (tracked_depth_ < 0 || n == 0 || lines == 0) return;
         const auto* b = static_cast<const std::byte*>(p);
         if (lines == 1) pitch = n;
+        const uint32_t stamp = global ? current_stamp() : 0;
         if (!pending_.empty()) {  // the next piece of a run the last note began
             Pending& last = pending_.back();
             if (last.lines == 1 && lines == 1 && last.write == write && last.global == global && last.atomic == atomic &&
-                last.p + last.n == b) {
+                last.stamp == stamp && last.p + last.n == b) {
                 last.n += n;
                 last.pitch = last.n;
                 return;
             }
         }
-        pending_.push_back({b, n, pitch, lines, write, global, atomic});
+        pending_.push_back({b, n, pitch, lines, write, global, atomic, stamp});
     }
 
     void sync(const SyncRecord& r)
@@ -191,13 +212,14 @@ public:
                   flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before the end", "none",
                   first->second.set_location});
         }
-        // Per kind, overlapping and touching spans become one (named by its first instruction), so that
-        // the cross-core sweep sees a few spans per block however often it touched the same bytes.
+        // Per kind and clock, overlapping and touching spans become one (named by its first instruction),
+        // so that the cross-core sweep sees a few spans per core however often it touched the same bytes.
         auto& spans = footprint_.spans;
-        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return std::tie(a.kind, a.begin) < std::tie(b.kind, b.begin); });
+        const auto key = [](const GlobalFootprint::Span& x) { return std::tie(x.kind, x.stamp, x.begin); };
+        std::sort(spans.begin(), spans.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
         std::size_t kept = 0;
         for (const auto& span : spans) {
-            if (kept && spans[kept - 1].kind == span.kind && span.begin <= spans[kept - 1].end) {
+            if (kept && spans[kept - 1].kind == span.kind && spans[kept - 1].stamp == span.stamp && span.begin <= spans[kept - 1].end) {
                 spans[kept - 1].end = std::max(spans[kept - 1].end, span.end);
                 continue;
             }
@@ -229,6 +251,16 @@ private:
     }
 
     Site next_site(const char* name, const void* source) { return {name, ++ordinal_, source}; }
+
+    // The index of the core's clock as it is now among the footprint's stamps.
+    uint32_t current_stamp()
+    {
+        if (clock_changed_) {
+            footprint_.stamps.push_back(clock_);
+            clock_changed_ = false;
+        }
+        return uint32_t(footprint_.stamps.size() - 1);
+    }
 
     std::string location(const Site& s) const
     {
@@ -271,18 +303,19 @@ private:
                     global_instruction = uint32_t(footprint_.instructions.size());
                     footprint_.instructions.push_back(describe(site));
                 }
-                footprint_add(begin, begin + a.n, uint8_t(a.atomic ? 2 : a.write ? 1 : 0), global_instruction);
+                footprint_add(begin, begin + a.n, uint8_t(a.atomic ? 2 : a.write ? 1 : 0), global_instruction, a.stamp);
             }
     }
 
-    void footprint_add(uintptr_t begin, uintptr_t end, uint8_t kind, uint32_t instruction)
+    void footprint_add(uintptr_t begin, uintptr_t end, uint8_t kind, uint32_t instruction, uint32_t stamp)
     {
         auto& spans = footprint_.spans;
-        if (!spans.empty() && spans.back().end == begin && spans.back().kind == kind && spans.back().instruction == instruction) {
+        if (!spans.empty() && spans.back().end == begin && spans.back().kind == kind && spans.back().instruction == instruction &&
+            spans.back().stamp == stamp) {
             spans.back().end = end;
             return;
         }
-        spans.push_back({begin, end, kind, instruction});
+        spans.push_back({begin, end, kind, instruction, stamp});
     }
 
     // Splits the segment holding x (if x falls inside one) so that one begins at x.
@@ -380,6 +413,8 @@ private:
     std::map<uintptr_t, Segment> segments_;  // by first byte
     bool saw_sync_ = false;
     std::optional<Diagnostic> finding_;  // the first, not raised yet
+    CoreClock clock_;            // what the core knows of the others (and its own releases)
+    bool clock_changed_ = true;  // since its last stamp
     GlobalFootprint footprint_;
 };
 
@@ -427,45 +462,82 @@ void note_sync(const SyncRecord& record)
     if (t_checker) t_checker->sync(record);
 }
 
-void merge_footprint(GlobalFootprint& into, GlobalFootprint&& part)
+uint32_t CoreClock::of(uint32_t core) const
 {
-    if (into.spans.empty() && into.instructions.empty()) {
-        into = std::move(part);
-        return;
-    }
-    const auto first = static_cast<uint32_t>(into.instructions.size());
-    for (GlobalFootprint::Span span : part.spans) {
-        span.instruction += first;
-        into.spans.push_back(span);
-    }
-    for (std::string& name : part.instructions) into.instructions.push_back(std::move(name));
+    const auto it = std::lower_bound(entries_.begin(), entries_.end(), std::pair(core, 0u));
+    return it != entries_.end() && it->first == core ? it->second : 0;
 }
 
-void check_cross_core(const std::vector<GlobalFootprint>& blocks)
+void CoreClock::set(uint32_t core, uint32_t releases)
+{
+    const auto it = std::lower_bound(entries_.begin(), entries_.end(), std::pair(core, 0u));
+    if (it != entries_.end() && it->first == core) it->second = releases;
+    else entries_.insert(it, {core, releases});
+}
+
+bool CoreClock::join(const CoreClock& other)
+{
+    std::vector<std::pair<uint32_t, uint32_t>> joined;
+    joined.reserve(entries_.size() + other.entries_.size());
+    bool grew = false;
+    auto a = entries_.begin();
+    auto b = other.entries_.begin();
+    while (a != entries_.end() || b != other.entries_.end()) {
+        if (b == other.entries_.end() || (a != entries_.end() && a->first < b->first)) {
+            joined.push_back(*a++);
+        } else if (a == entries_.end() || b->first < a->first) {
+            joined.push_back(*b++);
+            grew = true;
+        } else {
+            grew |= b->second > a->second;
+            joined.push_back({a->first, std::max(a->second, b->second)});
+            ++a;
+            ++b;
+        }
+    }
+    if (grew) entries_ = std::move(joined);
+    return grew;
+}
+
+CoreClock release() { return t_checker ? t_checker->release() : CoreClock{}; }
+
+void acquire(const CoreClock& clock)
+{
+    if (t_checker) t_checker->acquire(clock);
+}
+
+void check_cross_core(const std::vector<GlobalFootprint>& cores)
 {
     struct Entry {
-        GlobalFootprint::Span span;
-        uint32_t block;
+        const GlobalFootprint::Span* span;
+        const GlobalFootprint* core;
     };
     std::vector<Entry> all;
-    for (uint32_t b = 0; b < blocks.size(); ++b)
-        for (const auto& s : blocks[b].spans) all.push_back({s, b});
+    for (const GlobalFootprint& core : cores)
+        for (const auto& s : core.spans) all.push_back({&s, &core});
     if (all.empty()) return;
     std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) {
-        return std::tie(a.span.begin, a.block) < std::tie(b.span.begin, b.block);
+        return std::tie(a.span->begin, a.core->core) < std::tie(b.span->begin, b.core->core);
     });
-    // Sweep by first byte, keeping the spans still open; two spans of different blocks conflict when
-    // one writes, unless both are atomic adds. The reported pair is the one of the lowest blocks.
+    // `a` happened before `b` when b's core had heard of a release of a's core made after `a`.
+    const auto before = [](const Entry& a, const Entry& b) {
+        const uint32_t core = a.core->core;
+        return b.core->stamps[b.span->stamp].of(core) > a.core->stamps[a.span->stamp].of(core);
+    };
+    // Sweep by first byte, keeping the spans still open; two spans of different cores conflict when
+    // one writes, unless both are atomic adds or one happened before the other. The reported pair is
+    // the one of the lowest cores.
     std::vector<const Entry*> open;
     const Entry* first_a = nullptr;
     const Entry* first_b = nullptr;
     for (const Entry& e : all) {
-        std::erase_if(open, [&](const Entry* o) { return o->span.end <= e.span.begin; });
+        std::erase_if(open, [&](const Entry* o) { return o->span->end <= e.span->begin; });
         for (const Entry* o : open) {
-            if (o->block == e.block || (o->span.kind == 0 && e.span.kind == 0) || (o->span.kind == 2 && e.span.kind == 2)) continue;
-            const Entry* lo = o->block < e.block ? o : &e;
-            const Entry* hi = o->block < e.block ? &e : o;
-            if (!first_a || std::tie(lo->block, hi->block) < std::tie(first_a->block, first_b->block)) {
+            if (o->core == e.core || (o->span->kind == 0 && e.span->kind == 0) || (o->span->kind == 2 && e.span->kind == 2)) continue;
+            if (before(*o, e) || before(e, *o)) continue;
+            const Entry* lo = o->core->core < e.core->core ? o : &e;
+            const Entry* hi = o->core->core < e.core->core ? &e : o;
+            if (!first_a || std::tie(lo->core->core, hi->core->core) < std::tie(first_a->core->core, first_b->core->core)) {
                 first_a = lo;
                 first_b = hi;
             }
@@ -474,16 +546,17 @@ void check_cross_core(const std::vector<GlobalFootprint>& blocks)
     }
     if (!first_a) return;
     static constexpr const char* kVerb[] = {"reads", "writes", "atomically adds to"};
-    const uintptr_t begin = std::max(first_a->span.begin, first_b->span.begin);
-    const uintptr_t end = std::min(first_a->span.end, first_b->span.end);
-    const auto& a_name = blocks[first_a->block].instructions[first_a->span.instruction];
-    const auto& b_name = blocks[first_b->block].instructions[first_b->span.instruction];
+    const uintptr_t begin = std::max(first_a->span->begin, first_b->span->begin);
+    const uintptr_t end = std::min(first_a->span->end, first_b->span->end);
+    const auto& a_name = first_a->core->instructions[first_a->span->instruction];
+    const auto& b_name = first_b->core->instructions[first_b->span->instruction];
     fail({"ORDER_CROSS_CORE_RACE", "", "",
-          "block " + std::to_string(first_b->block) + " " + kVerb[first_b->span.kind] + " " +
-              describe_bytes(reinterpret_cast<const void*>(begin), end - begin) + " (" + b_name + "), which block " +
-              std::to_string(first_a->block) + " " + kVerb[first_a->span.kind] + " (" + a_name + "), with nothing ordering the two cores",
-          "each global byte written by one block only, and read by no other (or atomic adds only)",
-          "two blocks", ""});
+          first_b->core->name + " " + kVerb[first_b->span->kind] + " " +
+              describe_bytes(reinterpret_cast<const void*>(begin), end - begin) + " (" + b_name + "), which " +
+              first_a->core->name + " " + kVerb[first_a->span->kind] + " (" + a_name + "), with nothing ordering the two cores",
+          "each global byte written by one core only and read by no other, unless a cross-core synchronisation "
+          "(a pipe's TPUSH/TPOP/TFREE, a cross-core flag's set and wait, SYNCALL) orders the two accesses, or atomic adds only",
+          "two cores", ""});
 }
 
 }  // namespace pto::runtime::order

@@ -10,7 +10,8 @@
 //   ORDER_WAIT_WITHOUT_SET  a wait for a flag that is not set
 //   ORDER_SET_TWICE         a set of a flag that is still set
 //   ORDER_UNWAITED_SET      a flag still set when the block ends
-//   ORDER_CROSS_CORE_RACE   two blocks touching the same global bytes, one of them writing (no atomic add)
+//   ORDER_CROSS_CORE_RACE   two cores touching the same global bytes, one of them writing (no atomic add),
+//                           with no cross-core synchronisation ordering the two accesses
 // As the static check does, a block that issues no synchronisation at all is taken to be written for
 // automatic synchronisation and is not judged: its findings wait for its first synchronisation operation
 // and are dropped if none comes.
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pto/runtime/sync.hpp>
@@ -53,15 +55,40 @@ private:
 
 class BlockChecker;
 
-// The global bytes one block touched, for the cross-core check at the end of a launch.
+// What a core knows of the other cores of its launch: for each core, how many of its cross-core
+// releases (a flag set, a pipe push or free, a barrier arrival) happened before. Sparse: a core hears
+// of the few cores it exchanges with, unless a barrier joins them all.
+class CoreClock {
+public:
+    uint32_t of(uint32_t core) const;
+    void set(uint32_t core, uint32_t releases);
+    // Takes the larger count of every core; whether anything grew.
+    bool join(const CoreClock& other);
+
+private:
+    std::vector<std::pair<uint32_t, uint32_t>> entries_;  // (core, releases), by core
+};
+
+// The happens-before edges between cores, which the synchronisation objects keep under their
+// launch's lock. release(): everything the calling core did so far happens before whatever acquires
+// the returned clock (empty when the core is not checked). acquire(): the calling core has waited for
+// the releases `clock` counts.
+CoreClock release();
+void acquire(const CoreClock& clock);
+
+// The global bytes one core touched, for the cross-core check at the end of a launch.
 struct GlobalFootprint {
     struct Span {
         uintptr_t begin, end;
         uint8_t kind;          // 0 read, 1 write, 2 atomic add
         uint32_t instruction;  // index into `instructions`
+        uint32_t stamp;        // index into `stamps`: the core's clock when it touched them
     };
     std::vector<Span> spans;
     std::vector<std::string> instructions;  // how diagnostics name them
+    std::vector<CoreClock> stamps;
+    uint32_t core = 0;   // the core's index in its launch
+    std::string name;    // "vector core 1 of block 0", "block 2"
 };
 
 // Checks the calling thread's block while it lives (checked mode only; otherwise it does nothing).
@@ -80,11 +107,9 @@ private:
     BlockChecker* previous_;
 };
 
-// Adds `part` (another core of the same block) to `into`.
-void merge_footprint(GlobalFootprint& into, GlobalFootprint&& part);
-
-// ORDER_CROSS_CORE_RACE when two blocks' footprints conflict (the lowest pair of blocks is reported).
-void check_cross_core(const std::vector<GlobalFootprint>& blocks);
+// ORDER_CROSS_CORE_RACE when two cores' footprints conflict with nothing ordering them (the lowest
+// pair of cores is reported).
+void check_cross_core(const std::vector<GlobalFootprint>& cores);
 
 // Whether the calling thread's block is being checked (for hooks that must first compute what to note).
 bool checking();

@@ -9,8 +9,10 @@
 #include "runtime/scheduler.hpp"
 
 #include <array>
+#include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pto::runtime {
@@ -48,8 +50,14 @@ struct Barriers {
     struct Barrier {
         uint64_t generation = 0;
         std::set<uint32_t> arrived;
+        order::CoreClock arriving, completed;  // checked mode: what the arrivals of this round and the last one carry
     };
     std::array<Barrier, 3> of_type;
+};
+
+// Checked mode: what the arrivals of each round of a soft SYNCALL carry, by workspace and round.
+struct SoftRounds {
+    std::map<std::pair<const int32_t*, int64_t>, order::CoreClock> of;
 };
 
 std::vector<uint32_t> missing(const std::vector<uint32_t>& expected, const std::set<uint32_t>& arrived)
@@ -81,9 +89,12 @@ void syncall(SyncCoreType type)
     auto& barrier = cross_core_objects().get<Barriers>().of_type[static_cast<int>(type)];
     const uint64_t generation = barrier.generation;
     barrier.arrived.insert(*core);
+    barrier.arriving.join(order::release());
     if (barrier.arrived.size() == expected.size()) {
         barrier.arrived.clear();
         ++barrier.generation;
+        barrier.completed = std::exchange(barrier.arriving, {});
+        order::acquire(barrier.completed);
         cross_core_changed();
         return;
     }
@@ -93,6 +104,8 @@ void syncall(SyncCoreType type)
             return WaitReason{"waits in SYNCALL for the " + std::string(participants_name(type)) + " that have not arrived",
                               missing(expected, barrier.arrived)};
         });
+    // No later round can end before this core arrives at it: `completed` is still its round's.
+    order::acquire(barrier.completed);
 }
 
 void syncall_soft(SyncCoreType type, int32_t* counter, int32_t used_cores)
@@ -110,6 +123,8 @@ void syncall_soft(SyncCoreType type, int32_t* counter, int32_t used_cores)
     auto lock = cross_core_lock();
     const int64_t ticket = (*counter)++;
     const int64_t release_at = (ticket / used + 1) * used;  // this round ends when `used` cores arrived
+    order::CoreClock& round = cross_core_objects().get<SoftRounds>().of[{counter, ticket / used}];
+    round.join(order::release());
     cross_core_changed();
     cross_core_wait(
         lock, [&] { return int64_t(*counter) >= release_at; },
@@ -118,6 +133,7 @@ void syncall_soft(SyncCoreType type, int32_t* counter, int32_t used_cores)
                                   std::to_string(*counter) + ")",
                               all};
         });
+    order::acquire(round);
 }
 
 }  // namespace pto::runtime

@@ -257,6 +257,41 @@ TEST(TextCrossCoreFlags, FlagsOrderTheCubeAndTheVectorCoresOnBothTargets)
     EXPECT_EQ(wrong.diagnostics[0].code, "LEGAL_CROSS_CORE_TARGET");
 }
 
+TEST(TextCrossCoreFlags, InCheckedModeTheFlagsOrderTheCoresAccessesAndTheirAbsenceIsARace)
+{
+    for (const bool a5 : {false, true}) {
+        SCOPED_TRACE(a5 ? "a5" : "a2a3");
+        std::string text = flag_program(a5);
+        std::vector<float> in = random_vector<float>(16 * 32, 9), mid(in.size(), 0.0f), out(in.size(), -1.0f);
+        RunOptions options;
+        options.checked = true;
+        const RunResult ordered = run(parse_ok(text, "flags.pto").module, {array_arg("in", in), array_arg("mid", mid), array_arg("out", out)}, options);
+        ASSERT_TRUE(ordered.ok()) << ordered.diagnostics[0].format();
+        EXPECT_EQ(in, out);
+        // Without the flag down, the vector cores load what the cube stores with nothing between.
+        const auto drop_line = [&](const std::string& needle) {
+            const std::size_t at = text.find(needle);
+            ASSERT_NE(at, std::string::npos) << needle;
+            const std::size_t begin = text.rfind('\n', at) + 1;
+            text.erase(begin, text.find('\n', at) + 1 - begin);
+        };
+        if (a5) {
+            drop_line("pto.set_intra_block %c0i, %c3i");
+            drop_line("pto.set_intra_block %c0i, %c19i");
+            drop_line("pto.wait_intra_core %c0i, %mine");
+        } else {
+            drop_line("pto.set_cross_core %c0i, %c3i");
+            drop_line("pto.wait_flag_dev %c3i");
+        }
+        const RunResult racing = run(parse_ok(text, "flags.pto").module, {array_arg("in", in), array_arg("mid", mid), array_arg("out", out)}, options);
+        ASSERT_FALSE(racing.ok());
+        const Diagnostic& d = racing.diagnostics[0];
+        EXPECT_EQ(d.code, "ORDER_CROSS_CORE_RACE") << d.format();
+        EXPECT_NE(d.format().find("vector core 0 of block 0 reads global memory mid bytes"), std::string::npos) << d.format();
+        EXPECT_NE(d.format().find("which the cube core of block 0 writes (TSTORE at flags.pto:"), std::string::npos) << d.format();
+    }
+}
+
 TEST(TextCrossCoreFlags, AWaitNoCoreSetsIsADeadlockAndAUnifiedCoreCannotUseThem)
 {
     std::string text = flag_program(false);

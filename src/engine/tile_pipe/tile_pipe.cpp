@@ -5,6 +5,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "runtime/order_checker.hpp"
 #include "runtime/scheduler.hpp"
 
 #include <algorithm>
@@ -134,6 +135,9 @@ struct Slot {
     int64_t filled = -1, freed = -1;  // the last tile every producer part filled / every consumer freed
     uint32_t allocated_parts = 0, filled_parts = 0, freed_parts = 0;  // of the tile in progress
     SlotLayout layout;
+    // Checked mode: what the producers' pushes and the consumers' frees carry to the other side. A
+    // join over the slot's life is exact: the next tile's push waits for this tile's frees and back.
+    runtime::order::CoreClock pushes, frees;
 };
 
 struct Channel {
@@ -233,6 +237,7 @@ Channel& acquire(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& pa
                                    other_side(c.consumers, consumer_kind(flow), block)};
     };
     runtime::cross_core_wait(lock, ready, describe);
+    runtime::order::acquire(slot.frees);
     if (slot.filled >= tile || (slot.allocated_parts >> part.index & 1u)) {
         runtime::fail({"RUN_PIPE_PROTOCOL", instr, "pipe",
                        "tile " + std::to_string(tile) + " of " + pipe_name(pipe, flow) + " is pushed twice by the same producer",
@@ -263,6 +268,7 @@ void commit(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& part, c
                        std::to_string(layout.full_rows) + "x" + std::to_string(layout.full_cols), ""});
     }
     slot.filled_parts |= 1u << part.index;
+    slot.pushes.join(runtime::order::release());
     if (uint32_t(std::popcount(slot.filled_parts)) == part.count) {
         slot.filled = index;
         slot.filled_parts = slot.allocated_parts = 0;
@@ -286,6 +292,7 @@ SlotLayout wait_filled(const PipeDesc& pipe, Flow flow, uint32_t index, const ch
                                    other_side(c.producers, producer_kind(flow), block)};
     };
     runtime::cross_core_wait(lock, ready, describe);
+    runtime::order::acquire(slot.pushes);
     channel = &c;
     return slot.layout;
 }
@@ -301,6 +308,7 @@ void release(const PipeDesc& pipe, Flow flow, uint32_t index, const Part& part, 
                        "TPOP, then TFREE, once", "no popped tile to free", ""});
     }
     slot.freed_parts |= 1u << part.index;
+    slot.frees.join(runtime::order::release());
     if (uint32_t(std::popcount(slot.freed_parts)) == part.count) {
         slot.freed = index;
         slot.freed_parts = 0;

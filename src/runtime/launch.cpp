@@ -4,6 +4,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "runtime/adversarial_schedule.hpp"
 #include "runtime/block_scope.hpp"
 #include "runtime/order_checker.hpp"
 #include "runtime/scheduler.hpp"
@@ -89,7 +90,9 @@ void run_cores(std::vector<CoreSpec> cores, uint32_t blocks, void (*body)(void* 
             BlockScope scope(origin, core, blocks);
             SyncCapture capture(records[i]);
             order::BlockCheck check;
+            adversary::CoreScope schedule;
             body(ctx, core.block);
+            schedule.finish();
             footprints[i] = check.finish();
         } catch (const Scheduler::CoreAbandoned&) {
             // Its launch failed or deadlocked elsewhere: that is what is reported.

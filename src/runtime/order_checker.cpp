@@ -13,9 +13,11 @@
 #include <pto/engine/pipes.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
+#include <pto/runtime/schedule.hpp>
 
 #include "engine/definition.hpp"
 #include "runtime/memory_regions.hpp"
+#include "runtime/pipe_clocks.hpp"
 #include "runtime/scheduler.hpp"
 
 namespace pto::runtime::order {
@@ -23,8 +25,7 @@ namespace pto::runtime::order {
 namespace {
 
 using engine::kPipeCount;
-// Clock[p]: how many operations of pipe p are known to have finished.
-using Clock = std::array<uint32_t, kPipeCount>;
+using Clock = PipeClock;
 
 thread_local BlockChecker* t_checker = nullptr;
 thread_local const SourceSites* t_sites = nullptr;
@@ -66,12 +67,6 @@ struct Site {
     const char* name;
     uint32_t ordinal;     // its number in the block, from 1
     const void* source;   // the text door's operation, or null
-};
-
-struct FlagKey {
-    int32_t src, dst, event;
-    const void* object;  // a C++ Event's token, or null
-    auto operator<=>(const FlagKey&) const = default;
 };
 
 struct Flag {
@@ -169,14 +164,13 @@ public:
         const bool set = r.kind == SyncKind::SetFlag || r.kind == SyncKind::EventRecord;
         const bool wait = r.kind == SyncKind::WaitFlag || r.kind == SyncKind::EventWait;
         if (r.kind == SyncKind::PipeBarrier && r.src_pipe == PIPE_ALL) {
-            for (Clock& k : known_) k = issued_;
+            clocks_.barrier_all();
             return;
         }
         // A barrier of one pipe orders that pipe with itself, which it already is; so does TSYNC.
-        if (!set && !wait) return;
-        if (r.src_pipe < 0 || r.dst_pipe < 0 || r.src_pipe >= int32_t(kPipeCount) || r.dst_pipe >= int32_t(kPipeCount)) return;
-        const bool is_event = r.event_object != nullptr;
-        const FlagKey key{r.src_pipe, r.dst_pipe, is_event ? -1 : r.event_id, r.event_object};
+        FlagKey key;
+        if ((!set && !wait) || !flag_of(r, key)) return;
+        const bool is_event = key.object != nullptr;
         const auto it = flags_.find(key);
         if (set) {
             // The block has synchronised (this is a synchronisation operation): a protocol finding stops it at once.
@@ -184,17 +178,14 @@ public:
                 fail({"ORDER_SET_TWICE", site.name, "", "the flag is already set and not yet waited (set by " + it->second.set_by + ")",
                       flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before setting it again",
                       "a second " + flag_text("set_flag", key.src, key.dst, key.event, is_event), location(site)});
-            Flag flag{known_[std::size_t(key.src)], site.ordinal, describe(site), location(site)};
-            flag.clock[std::size_t(key.src)] = issued_[std::size_t(key.src)];
-            flags_[key] = flag;
+            flags_[key] = Flag{clocks_.carried_by_set(std::size_t(key.src)), site.ordinal, describe(site), location(site)};
             return;
         }
         if (it == flags_.end())
             fail({"ORDER_WAIT_WITHOUT_SET", site.name, "", "no set_flag for this wait: the waiting pipe would stall forever",
                   "an earlier " + flag_text("set_flag", key.src, key.dst, key.event, is_event),
                   "no outstanding set_flag with this pipe pair and event", location(site)});
-        Clock& waiter = known_[std::size_t(key.dst)];
-        for (std::size_t p = 0; p < kPipeCount; ++p) waiter[p] = std::max(waiter[p], it->second.clock[p]);
+        clocks_.wait(std::size_t(key.dst), it->second.clock);
         flags_.erase(it);
     }
 
@@ -292,7 +283,7 @@ private:
         const std::size_t pipe = rule_.pipe(src.value_or(TileType::Vec), dst.value_or(TileType::Vec));
         const Site site = next_site(name_, source_);
         history_[pipe].push_back(site);
-        const uint32_t seq = ++issued_[pipe];
+        const uint32_t seq = clocks_.issue(pipe);
         uint32_t global_instruction = UINT32_MAX;
         for (const Pending& a : pending_)
             for (std::size_t line = 0; line < a.lines; ++line) {
@@ -367,7 +358,7 @@ private:
 
     void check(uintptr_t at, const Segment& s, bool write, std::size_t pipe)
     {
-        const Clock& known = known_[pipe];
+        const Clock& known = clocks_.known[pipe];
         for (std::size_t other = 0; other < kPipeCount; ++other) {
             if (other == pipe) continue;
             if (s.write[other] > known[other]) return missing_sync(at, s, s.write[other], "wrote", write, other, pipe);
@@ -405,8 +396,7 @@ private:
     const void* source_ = nullptr;
     std::vector<Pending> pending_;
 
-    Clock issued_{};                         // operations issued to each pipe
-    std::array<Clock, kPipeCount> known_{};  // known_[q]: what pipe q knows to have finished
+    PipeClocks clocks_;
     std::array<std::vector<Site>, kPipeCount> history_;  // each pipe's instructions, by number
     uint32_t ordinal_ = 0;
     std::map<FlagKey, Flag> flags_;
@@ -423,7 +413,8 @@ SourceSiteScope::~SourceSiteScope() { t_sites = previous_; }
 
 BlockCheck::BlockCheck() : previous_(t_checker)
 {
-    if (!checked()) return;
+    // The adversarial schedule runs instructions out of program order on purpose: nothing to judge.
+    if (!checked() || schedule() == Schedule::Adversarial) return;
     checker_ = std::make_unique<BlockChecker>();
     t_checker = checker_.get();
 }
@@ -455,6 +446,13 @@ void note_access(const void* p, std::size_t n, std::size_t pitch, std::size_t li
 void note_global_access(const void* p, std::size_t n, std::size_t pitch, std::size_t lines, bool write, bool atomic)
 {
     if (t_checker) t_checker->note(p, n, pitch, lines, write || atomic, true, atomic);
+}
+
+std::optional<std::size_t> tracked_pipe(std::string_view instruction, std::optional<TileType> src, std::optional<TileType> dst)
+{
+    const auto rule = pipe_rule(instruction);
+    if (!rule) return std::nullopt;
+    return rule->pipe(src.value_or(TileType::Vec), dst.value_or(TileType::Vec));
 }
 
 void note_sync(const SyncRecord& record)

@@ -25,10 +25,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include <pto/common/type.hpp>
 #include <pto/runtime/sync.hpp>
 
 namespace pto::runtime::order {
@@ -110,6 +113,10 @@ private:
 // ORDER_CROSS_CORE_RACE when two cores' footprints conflict with nothing ordering them (the lowest
 // pair of cores is reported).
 void check_cross_core(const std::vector<GlobalFootprint>& cores);
+
+// The pipe a tracked instruction runs on, from the locations of its first source and its first
+// destination tile (none: a global view, or no such operand); none for an instruction not tracked.
+std::optional<std::size_t> tracked_pipe(std::string_view instruction, std::optional<TileType> src, std::optional<TileType> dst);
 
 // Whether the calling thread's block is being checked (for hooks that must first compute what to note).
 bool checking();

@@ -2,6 +2,7 @@
 
 #include <pto/runtime/memory.hpp>
 
+#include "runtime/adversarial_schedule.hpp"
 #include "runtime/order_checker.hpp"
 #include "runtime/sync_capture.hpp"
 
@@ -29,6 +30,7 @@ void record_sync(SyncKind kind, int32_t src_pipe, int32_t dst_pipe, int32_t even
         log().push_back(record);
     }
     order::note_sync(record);
+    adversary::note_sync(record);
 }
 
 SyncCapture::SyncCapture(std::vector<SyncRecord>& into) : previous_(t_capture) { t_capture = &into; }

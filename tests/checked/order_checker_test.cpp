@@ -69,6 +69,14 @@ void vector_add_with_flags(float* x, float* y, float* z, int bands, int omit)
     sync([] { wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0); });
 }
 
+// What leaving out each operation breaks first: a wait then waits for nothing, a set finds its flag
+// still set, an access races, or a flag outlives the block.
+const std::string kFindingWithout[kSyncOps] = {
+    "ORDER_WAIT_WITHOUT_SET", "ORDER_WAIT_WITHOUT_SET", "ORDER_SET_TWICE",        "ORDER_WAIT_WITHOUT_SET",
+    "ORDER_MISSING_SYNC",     "ORDER_SET_TWICE",        "ORDER_WAIT_WITHOUT_SET", "ORDER_WAIT_WITHOUT_SET",
+    "ORDER_MISSING_SYNC",     "ORDER_WAIT_WITHOUT_SET", "ORDER_UNWAITED_SET",     "ORDER_UNWAITED_SET",
+};
+
 struct VectorAdd {
     static constexpr int kBands = 8;
     std::vector<float> x = random_floats(kBands * kRows * kCols, 1), y = random_floats(kBands * kRows * kCols, 2);
@@ -113,23 +121,81 @@ TEST(OrderCheck, VectorAddWithEveryFlagRunsCleanOnAnyThreadCount)
 
 TEST(OrderCheck, EachFlagOfVectorAddRemovedIsReported)
 {
-    // What leaving out each operation breaks first: a wait then waits for nothing, a set finds its flag
-    // still set, an access races, or a flag outlives the block.
-    const std::string expected[kSyncOps] = {
-        "ORDER_WAIT_WITHOUT_SET", "ORDER_WAIT_WITHOUT_SET", "ORDER_SET_TWICE",        "ORDER_WAIT_WITHOUT_SET",
-        "ORDER_MISSING_SYNC",     "ORDER_SET_TWICE",        "ORDER_WAIT_WITHOUT_SET", "ORDER_WAIT_WITHOUT_SET",
-        "ORDER_MISSING_SYNC",     "ORDER_WAIT_WITHOUT_SET", "ORDER_UNWAITED_SET",     "ORDER_UNWAITED_SET",
-    };
     ScopedChecked checked;
     for (int omit = 0; omit < kSyncOps; ++omit) {
         VectorAdd v;
-        EXPECT_EQ(diagnostic_of([&] { v.run(2, omit); }).code, expected[omit]) << "without synchronisation operation " << omit;
+        EXPECT_EQ(diagnostic_of([&] { v.run(2, omit); }).code, kFindingWithout[omit]) << "without synchronisation operation " << omit;
     }
     // The same kernels run unchecked, and give the right answer here (on the device they would not).
     ScopedChecked fast(false);
     VectorAdd v;
     v.run(2, 4);
     for (std::size_t i = 0; i < v.z.size(); ++i) ASSERT_EQ(v.z[i], v.x[i] + v.y[i]) << i;
+}
+
+// --- the adversarial schedule -------------------------------------------------------------------
+
+bool adds_up(const VectorAdd& v)
+{
+    for (std::size_t i = 0; i < v.z.size(); ++i)
+        if (v.z[i] != v.x[i] + v.y[i]) return false;
+    return true;
+}
+
+TEST(AdversarialSchedule, VectorAddWithEveryFlagGivesTheSameBytes)
+{
+    ScopedSchedule adversarial(runtime::Schedule::Adversarial);
+    for (unsigned threads : {1u, many_threads()}) {
+        ScopedThreads t(threads);
+        VectorAdd v;
+        EXPECT_EQ(diagnostic_of([&] { v.run(3, -1); }).code, "no error");
+        EXPECT_TRUE(adds_up(v)) << threads << " threads";
+    }
+}
+
+TEST(AdversarialSchedule, EachFlagWhoseRemovalTheCheckerReportsChangesTheResult)
+{
+    // A set left out leaves its wait waiting for ever, on the device and here (the checker's
+    // ORDER_WAIT_WITHOUT_SET). A wait left out drops an ordering between two pipes (ORDER_MISSING_SYNC,
+    // or ORDER_SET_TWICE at the next set): the schedule runs the later instruction first, as the device
+    // may, and the sums are wrong. The last two waits (ORDER_UNWAITED_SET) order nothing this kernel
+    // computes: a flag left set breaks whatever runs next on the device.
+    ScopedSchedule adversarial(runtime::Schedule::Adversarial);
+    for (int omit = 0; omit < kSyncOps; ++omit) {
+        SCOPED_TRACE("without synchronisation operation " + std::to_string(omit) + " (" + kFindingWithout[omit] + ")");
+        VectorAdd v;
+        const std::string code = diagnostic_of([&] { v.run(2, omit); }).code;
+        if (kFindingWithout[omit] == "ORDER_WAIT_WITHOUT_SET") {
+            EXPECT_EQ(code, "ORDER_WAIT_WITHOUT_SET");
+            continue;
+        }
+        EXPECT_EQ(code, "no error");
+        EXPECT_EQ(adds_up(v), kFindingWithout[omit] == "ORDER_UNWAITED_SET");
+    }
+}
+
+TEST(AdversarialSchedule, TheKernelsOwnAccessesSeeEveryInstructionIssuedBeforeThem)
+{
+    ScopedSchedule adversarial(runtime::Schedule::Adversarial);
+    Tiles t;
+    std::vector<float> seen(2, 0.f);
+    const Diagnostic d = run_block([&] {
+        TLOAD(t.a, t.gin);
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        TADDS(t.c, t.a, 1.0f);
+        seen[0] = t.c.GetValue(5);  // the scalar unit reads what the vector pipe wrote
+        t.c.SetValue(6, 100.f);
+        TMULS(t.a, t.c, 2.0f);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        TSTORE(t.gout, t.a);
+        seen[1] = t.gout.GetElement(7);
+    });
+    ASSERT_EQ(d.code, "no error") << d.format();
+    EXPECT_EQ(seen[0], t.in[5] + 1.0f);
+    EXPECT_EQ(t.out[6], 200.f);
+    EXPECT_EQ(seen[1], (t.in[7] + 1.0f) * 2.0f);
 }
 
 TEST(OrderCheck, MissingSyncNamesBothInstructionsPipesAndBytes)

@@ -5,6 +5,7 @@
 #include <pto/profile/profile.hpp>
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
+#include <pto/runtime/schedule.hpp>
 
 #include <string>
 #include <type_traits>
@@ -21,6 +22,18 @@ public:
 
 private:
     bool previous_;
+};
+
+// The schedule (pto/runtime/schedule.hpp) for one scope.
+class ScopedSchedule {
+public:
+    explicit ScopedSchedule(runtime::Schedule s) : previous_(runtime::schedule()) { runtime::set_schedule(s); }
+    ~ScopedSchedule() { runtime::set_schedule(previous_); }
+    ScopedSchedule(const ScopedSchedule&) = delete;
+    ScopedSchedule& operator=(const ScopedSchedule&) = delete;
+
+private:
+    runtime::Schedule previous_;
 };
 
 // A run-time target for one scope; tests run on the cpu target otherwise.

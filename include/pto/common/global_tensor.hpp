@@ -10,6 +10,7 @@
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/dtype_of.hpp>
+#include <pto/runtime/schedule.hpp>
 
 namespace pto {
 
@@ -113,15 +114,24 @@ struct GlobalTensor {
     }
 
     // Element access through the strides: by element offset from data(), or by its five indices.
-    DType GetElement(std::size_t offset) const { return data_[offset]; }
+    // (The adversarial schedule first runs the instructions it holds back: pto/runtime/schedule.hpp.)
+    DType GetElement(std::size_t offset) const
+    {
+        runtime::settle_held_back_work();
+        return data_[offset];
+    }
     DType GetElement(int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4) const
     {
-        return data_[offset_of(i0, i1, i2, i3, i4)];
+        return GetElement(std::size_t(offset_of(i0, i1, i2, i3, i4)));
     }
-    void SetElement(std::size_t offset, const DType& value) { data_[offset] = value; }
+    void SetElement(std::size_t offset, const DType& value)
+    {
+        runtime::settle_held_back_work();
+        data_[offset] = value;
+    }
     void SetElement(int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4, const DType& value)
     {
-        data_[offset_of(i0, i1, i2, i3, i4)] = value;
+        SetElement(std::size_t(offset_of(i0, i1, i2, i3, i4)), value);
     }
 
     // TASSIGN(tensor, pointer)

@@ -6,6 +6,7 @@
 
 #include <pto/runtime/launch.hpp>
 #include <pto/runtime/memory.hpp>
+#include <pto/runtime/schedule.hpp>
 
 inline int64_t get_block_idx() { return pto::runtime::block_idx(); }
 inline int64_t get_block_num() { return pto::runtime::block_num(); }
@@ -54,5 +55,10 @@ inline bool is_vector_core() { return runtime::core_kind() != runtime::CoreKind:
 // The threads launch() runs blocks on: set_threads(n), else PTO_THREADS, else every core (0 resets).
 inline unsigned threads() { return runtime::launch_threads(); }
 inline void set_threads(unsigned n) { runtime::set_launch_threads(n); }
+
+// The order each core runs its pipes' work in (pto/runtime/schedule.hpp): set_schedule(s), else
+// PTO_SCHEDULE (program or adversarial).
+inline runtime::Schedule schedule() { return runtime::schedule(); }
+inline void set_schedule(runtime::Schedule s) { runtime::set_schedule(s); }
 
 }  // namespace pto::sim

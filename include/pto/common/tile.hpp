@@ -11,6 +11,7 @@
 #include <pto/engine/dtype_of.hpp>
 #include <pto/profile/rules.hpp>
 #include <pto/runtime/memory.hpp>
+#include <pto/runtime/schedule.hpp>
 
 namespace pto {
 
@@ -129,9 +130,14 @@ struct Tile {
     bool GetKAligned() const { return kAligned_; }
 
     // Element at a storage offset (in elements), as the device's scalar unit reads it.
-    DType GetValue(uint32_t offset) const { return data()[offset]; }
+    DType GetValue(uint32_t offset) const
+    {
+        runtime::settle_held_back_work();
+        return data()[offset];
+    }
     void SetValue(uint32_t offset, DType value)
     {
+        runtime::settle_held_back_work();
         data()[offset] = value;
         runtime::mark_written(data() + offset, sizeof(DType));
     }

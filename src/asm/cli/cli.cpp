@@ -105,8 +105,8 @@ bool split_assignment(const std::string& text, std::string& name, std::string& v
     return true;
 }
 
-int command_run(const std::string& path, const std::string& entry, profile::Target target, SyncChecking sync, bool checked, uint32_t blocks,
-                const std::vector<std::string>& args, const std::vector<std::string>& outs, std::ostream& out, std::ostream& err)
+int command_run(const std::string& path, const std::string& entry, profile::Target target, SyncChecking sync, bool checked,
+                runtime::Schedule schedule, uint32_t blocks, const std::vector<std::string>& args, const std::vector<std::string>& outs, std::ostream& out, std::ostream& err)
 {
     ParseResult parsed;
     if (!load(path, target, sync, parsed, err)) return kFailed;
@@ -179,6 +179,7 @@ int command_run(const std::string& path, const std::string& entry, profile::Targ
     options.entry = fn->name;
     options.target = target;
     options.checked = checked;
+    options.schedule = schedule;
     options.blocks = blocks;
     const RunResult result = interpreter.run(bindings, options);
     if (!result.ok()) {
@@ -213,6 +214,8 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     SyncChecking sync = SyncChecking::Auto;
     const std::string sync_help = "which functions the pipe synchronisation check covers: auto (those with a sync operation) or explicit (all)";
     bool checked = false;
+    const std::map<std::string, runtime::Schedule> schedules{{"program", runtime::Schedule::Program}, {"adversarial", runtime::Schedule::Adversarial}};
+    runtime::Schedule schedule = runtime::Schedule::Program;
     uint32_t blocks = 1;
     std::vector<std::string> args, outs;
 
@@ -222,6 +225,10 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
     run->add_option("--target", target, "target profile")->transform(CLI::CheckedTransformer(targets));
     run->add_option("--sync", sync, sync_help)->transform(CLI::CheckedTransformer(syncs));
     run->add_flag("--check", checked, "checked mode: bounds, uninitialised reads, gather indices, pipe synchronisation");
+    run->add_option("--schedule", schedule,
+                    "program (each instruction when issued), or adversarial (held back as late as the flags allow, "
+                    "the latest issued first: a missing flag gives the wrong answer the device could give)")
+        ->transform(CLI::CheckedTransformer(schedules));
     run->add_option("--blocks", blocks, "blocks of the launch")->check(CLI::Range(1u, 65535u));
     run->add_option("--arg", args, "NAME=VALUE: an .npy path, PATH.bin:DTYPE:SHAPE, DTYPE:SHAPE (zeros) or a number");
     run->add_option("--out", outs, "NAME=PATH: write the array of a pointer argument to an .npy file after the run");
@@ -250,7 +257,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err)
 
     if (run->parsed()) {
         try {
-            return command_run(program, entry, target, sync, checked, blocks, args, outs, out, err);
+            return command_run(program, entry, target, sync, checked, schedule, blocks, args, outs, out, err);
         } catch (const ArrayError& e) {
             report(err, e.code, e.message);
             return kFailed;

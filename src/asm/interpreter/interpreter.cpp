@@ -165,6 +165,7 @@ RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOp
 
     runtime::set_target(options.target);
     runtime::set_checked(options.checked);
+    runtime::set_schedule(options.schedule);
     try {
         LaunchContext ctx{program_.get(), compiled, &slots, {}};
         // Every block, the only one too, runs the entry on a core of its own with fresh memories, so

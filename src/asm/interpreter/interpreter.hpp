@@ -14,6 +14,7 @@
 #include <pto/engine/instructions.hpp>
 #include <pto/profile/profile.hpp>
 #include <pto/runtime/diagnostic.hpp>
+#include <pto/runtime/schedule.hpp>
 
 #include "asm/ir.hpp"
 
@@ -39,6 +40,7 @@ struct RunOptions {
     std::string entry;  // empty: the function marked `pto.entry`, else the only or first function
     profile::Target target = profile::Target::Cpu;
     bool checked = false;
+    runtime::Schedule schedule = runtime::Schedule::Program;  // pto/runtime/schedule.hpp
     uint32_t blocks = 1;  // blocks of the launch; get_block_idx tells them apart
 };
 

@@ -88,6 +88,7 @@ Body* Lowerer::lower_block(const Block& block)
         if (!info) fail(op, codes::kUnsupportedOp, "the interpreter cannot run this operation", "a supported operation", op.name);
         for (const Value* v : op.operands)
             if (slot(v) < 0) fail(op, codes::kBadOperand, "operand used before its definition", {}, v->reference());
+        const std::size_t first_step = body->steps.size();
         switch (info->cls) {
             case OpClass::Arith: lower_arith(op, *body); break;
             case OpClass::Control: lower_control(op, *body); break;
@@ -123,6 +124,8 @@ Body* Lowerer::lower_block(const Block& block)
             case OpClass::Vector: lower_vector(op, *body); break;
             case OpClass::Pipe: lower_pipe(op, *body); break;
         }
+        if (info->cls == OpClass::Pointer || info->cls == OpClass::Vector)
+            for (std::size_t i = first_step; i < body->steps.size(); ++i) body->steps[i].settles = true;
     }
     return body;
 }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <pto/runtime/schedule.hpp>
+
 #include "asm/interpreter/frame.hpp"
 #include "asm/ir.hpp"
 
@@ -16,6 +18,9 @@ namespace pto::as::interp {
 struct Step {
     std::function<void(Frame&)> run;
     const Operation* op = nullptr;
+    // A micro-instruction or pointer access, which touches memory itself: in the adversarial schedule
+    // the tile instructions held back run first.
+    bool settles = false;
 };
 
 // A block lowered: its steps, then the slots its terminator passes on (yield, condition, return).
@@ -46,6 +51,7 @@ inline void run_body(const Body& body, Frame& frame)
 {
     for (const Step& step : body.steps) {
         frame.current = &step;
+        if (step.settles) runtime::settle_held_back_work();
         step.run(frame);
     }
 }

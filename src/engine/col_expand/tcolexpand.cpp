@@ -11,6 +11,8 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
+
 namespace pto::engine {
 
 namespace {
@@ -55,6 +57,7 @@ void check_tcolexpand(const profile::Profile& p, const TileDesc& dst, const Tile
 
 void tcolexpand(const TileDesc& dst, const TileDesc& src)
 {
+    PTO_HOLD_BACK("TCOLEXPAND", tcolexpand, dst, src);
     runtime::InstructionScope scope("TCOLEXPAND");
     StopAtFirstFinding stop;
     check_tcolexpand(runtime::active_profile(), dst, src, stop);

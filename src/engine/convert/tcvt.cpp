@@ -10,6 +10,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/convert/tile_conversion.hpp"
 #include "engine/source_staging.hpp"
 
@@ -99,6 +100,7 @@ void check_tcvt(const profile::Profile& p, const TileDesc& dst, const TileDesc& 
 
 void tcvt(const TileDesc& dst, const TileDesc& src, RoundMode mode, SaturationMode sat)
 {
+    PTO_HOLD_BACK("TCVT", tcvt, dst, src, mode, sat);
     runtime::InstructionScope scope("TCVT");
     StopAtFirstFinding stop;
     check_tcvt(runtime::active_profile(), dst, src, stop);

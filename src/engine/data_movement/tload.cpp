@@ -5,6 +5,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/data_movement/global_view.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/pad_value.hpp"
@@ -167,6 +168,7 @@ void load(const TileDesc& dst, const GlobalDesc& src)
 
 void tload(const TileDesc& dst, const GlobalDesc& src)
 {
+    PTO_HOLD_BACK("TLOAD", tload, dst, src);
     runtime::InstructionScope scope("TLOAD");
     load(dst, src);
 }

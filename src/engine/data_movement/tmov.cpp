@@ -10,6 +10,7 @@
 
 #include <cstring>
 
+#include "engine/hold_back.hpp"
 #include "engine/data_movement/acc_quantize.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
@@ -247,6 +248,7 @@ dm::MoveWindow prepare_move(const TileDesc& dst, const TileDesc& src, ReluPreMod
 
 void tmov(const TileDesc& dst, const TileDesc& src, ReluPreMode relu, AccToVecMode mode)
 {
+    PTO_HOLD_BACK("TMOV", tmov, dst, src, relu, mode);
     runtime::InstructionScope scope("TMOV");
     dm::move_window(dst, src, prepare_move(dst, src, relu, mode, nullptr), relu, nullptr);
     mark_written(dst);
@@ -262,6 +264,7 @@ void tprefetch(const TileDesc& dst, const TileDesc& src)
 
 void tmov(const TileDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu, AccToVecMode mode)
 {
+    PTO_HOLD_BACK(quant.per_column ? "TMOV_FP" : "TMOV", tmov, dst, src, quant, relu, mode);
     runtime::InstructionScope scope(quant.per_column ? "TMOV_FP" : "TMOV");
     dm::move_window(dst, src, prepare_move(dst, src, relu, mode, &quant), relu, &quant);
     mark_written(dst);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/quant/zz_order.hpp"
 
@@ -66,6 +67,7 @@ void check_tmov_zz(const profile::Profile& p, const TileDesc& dst, const TileDes
 
 void tmov_zz(const TileDesc& dst, const TileDesc& src, const TileDesc& tmp, int grp_axis)
 {
+    PTO_HOLD_BACK("TMOV", tmov_zz, dst, src, tmp, grp_axis);
     runtime::InstructionScope scope("TMOV");
     dm::check_tile(dst, "dst");
     dm::check_tile(src, "src");

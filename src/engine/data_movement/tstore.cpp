@@ -6,6 +6,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/data_movement/acc_quantize.hpp"
 #include "engine/data_movement/global_view.hpp"
 #include "engine/data_movement/operand_checks.hpp"
@@ -173,6 +174,7 @@ dm::GlobalView checked_view(const GlobalDesc& dst, const TileDesc& src, AtomicTy
 
 void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic, ReluPreMode relu)
 {
+    PTO_HOLD_BACK("TSTORE", tstore, dst, src, atomic, relu);
     runtime::InstructionScope scope("TSTORE");
     const dm::GlobalView view = checked_view(dst, src, atomic, nullptr, relu);
     const bool accumulate = atomic == AtomicType::AtomicAdd;
@@ -189,6 +191,7 @@ void tstore(const GlobalDesc& dst, const TileDesc& src, AtomicType atomic, ReluP
 void tstore(const GlobalDesc& dst, const TileDesc& src, const AccQuantization& quant, ReluPreMode relu,
             AtomicType atomic)
 {
+    PTO_HOLD_BACK(quant.per_column ? "TSTORE_FP" : "TSTORE", tstore, dst, src, quant, relu, atomic);
     runtime::InstructionScope scope(quant.per_column ? "TSTORE_FP" : "TSTORE");
     const dm::GlobalView view = checked_view(dst, src, atomic, &quant, relu);
     const int64_t out_bytes = (dtype_bits(dst.dtype) + 7) / 8;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/tile_move.hpp"
 
@@ -157,6 +158,7 @@ void move_checked_window(const TileDesc& dst, const TileDesc& src, const dm::Mov
 void textract(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPreMode relu, AccToVecMode mode,
               const AccQuantization* quant)
 {
+    PTO_HOLD_BACK(quant && quant->per_column ? "TEXTRACT_FP" : "TEXTRACT", textract, dst, src, start, relu, mode, quant);
     runtime::InstructionScope scope(quant && quant->per_column ? "TEXTRACT_FP" : "TEXTRACT");
     run_checks(dst, src, quant, [&](const profile::Profile& p, LegalitySink& sink) {
         check_textract(p, dst, src, &start, relu, mode, sink, quant);
@@ -168,6 +170,7 @@ void textract(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluP
 void tinsert(const TileDesc& dst, const TileDesc& src, WindowStart start, ReluPreMode relu, AccToVecMode mode,
              const AccQuantization* quant, std::optional<TInsertMode> split_mode)
 {
+    PTO_HOLD_BACK(quant && quant->per_column ? "TINSERT_FP" : "TINSERT", tinsert, dst, src, start, relu, mode, quant, split_mode);
     runtime::InstructionScope scope(quant && quant->per_column ? "TINSERT_FP" : "TINSERT");
     run_checks(dst, src, quant, [&](const profile::Profile& p, LegalitySink& sink) {
         check_tinsert(p, dst, src, &start, relu, mode, sink, quant, split_mode);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/source_staging.hpp"
@@ -208,6 +209,7 @@ void check_tsel(const profile::Profile& p, const TileDesc& dst, const TileDesc& 
 
 void tcmp(const TileDesc& mask, const TileDesc& src0, const TileDesc& src1, CmpMode mode)
 {
+    PTO_HOLD_BACK("TCMP", tcmp, mask, src0, src1, mode);
     runtime::InstructionScope scope("TCMP");
     StopAtFirstFinding stop;
     check_tcmp(runtime::active_profile(), mask, src0, &src1, mode, false, stop);
@@ -216,6 +218,7 @@ void tcmp(const TileDesc& mask, const TileDesc& src0, const TileDesc& src1, CmpM
 
 void tcmps(const TileDesc& mask, const TileDesc& src0, ScalarBits scalar, CmpMode mode)
 {
+    PTO_HOLD_BACK("TCMPS", tcmps, mask, src0, scalar, mode);
     runtime::InstructionScope scope("TCMPS");
     StopAtFirstFinding stop;
     check_tcmp(runtime::active_profile(), mask, src0, nullptr, mode, true, stop);
@@ -224,6 +227,7 @@ void tcmps(const TileDesc& mask, const TileDesc& src0, ScalarBits scalar, CmpMod
 
 void tcmps(const TileDesc& mask, const TileDesc& src0, const TileDesc& src1, CmpMode mode)
 {
+    PTO_HOLD_BACK("TCMPS", tcmps, mask, src0, src1, mode);
     runtime::InstructionScope scope("TCMPS");
     StopAtFirstFinding stop;
     check_tcmp(runtime::active_profile(), mask, src0, &src1, mode, true, stop);
@@ -235,6 +239,7 @@ void tcmps(const TileDesc& mask, const TileDesc& src0, const TileDesc& src1, Cmp
 
 void tsel(const TileDesc& dst, const TileDesc& mask, const TileDesc& src0, const TileDesc& src1)
 {
+    PTO_HOLD_BACK("TSEL", tsel, dst, mask, src0, src1);
     runtime::InstructionScope scope("TSEL");
     StopAtFirstFinding stop;
     check_tsel(runtime::active_profile(), dst, mask, src0, &src1, stop);
@@ -243,6 +248,7 @@ void tsel(const TileDesc& dst, const TileDesc& mask, const TileDesc& src0, const
 
 void tsels(const TileDesc& dst, const TileDesc& mask, const TileDesc& src, ScalarBits scalar)
 {
+    PTO_HOLD_BACK("TSELS", tsels, dst, mask, src, scalar);
     runtime::InstructionScope scope("TSELS");
     StopAtFirstFinding stop;
     check_tsel(runtime::active_profile(), dst, mask, src, nullptr, stop);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
 
@@ -82,6 +83,7 @@ void check_relu_conversion(const profile::Profile& p, const char* code, const Ti
 
 void taddreluconv(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
 {
+    PTO_HOLD_BACK("TADDRELUCONV", taddreluconv, dst, src0, src1);
     runtime::InstructionScope scope("TADDRELUCONV");
     StopAtFirstFinding stop;
     check_relu_conversion(runtime::active_profile(), "LEGAL_TADDRELUCONV_DTYPE", dst, src0, src1, stop);
@@ -91,6 +93,7 @@ void taddreluconv(const TileDesc& dst, const TileDesc& src0, const TileDesc& src
 
 void tsubreluconv(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1)
 {
+    PTO_HOLD_BACK("TSUBRELUCONV", tsubreluconv, dst, src0, src1);
     runtime::InstructionScope scope("TSUBRELUCONV");
     StopAtFirstFinding stop;
     check_relu_conversion(runtime::active_profile(), "LEGAL_TSUBRELUCONV_DTYPE", dst, src0, src1, stop);
@@ -114,6 +117,7 @@ void check_tadddeqrelu(const profile::Profile& p, const TileDesc& dst, const Til
 
 void tadddeqrelu(const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, float scale)
 {
+    PTO_HOLD_BACK("TADDDEQRELU", tadddeqrelu, dst, src0, src1, scale);
     runtime::InstructionScope scope("TADDDEQRELU");
     StopAtFirstFinding stop;
     check_tadddeqrelu(runtime::active_profile(), dst, src0, src1, stop);

@@ -5,6 +5,7 @@
 #include <pto/profile/rules_elementwise.hpp>
 #include <pto/runtime/diagnostic.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/elementwise/instruction.hpp"
 #include "engine/elementwise/operations.hpp"
@@ -94,13 +95,16 @@ void check_operands(const char* code, std::span<const Form> forms, const profile
 
 // Per Kind: the parameters of the entry point, how it runs its kernel, and how a Call reaches it.
 #define PTO_DETAIL_PARAMS_Unary const TileDesc &dst, const TileDesc &src
+#define PTO_DETAIL_ARGS_Unary dst, src
 #define PTO_DETAIL_RUN_Unary(NAME, entry, Op) run_unary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src)
 #define PTO_DETAIL_CALL_Unary(entry, ...) entry(c.dst(), c.src(0) __VA_ARGS__)
 #define PTO_DETAIL_PARAMS_Binary const TileDesc &dst, const TileDesc &src0, const TileDesc &src1
+#define PTO_DETAIL_ARGS_Binary dst, src0, src1
 #define PTO_DETAIL_RUN_Binary(NAME, entry, Op) \
     run_binary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src0, src1)
 #define PTO_DETAIL_CALL_Binary(entry, ...) entry(c.dst(), c.src(0), c.src(1) __VA_ARGS__)
 #define PTO_DETAIL_PARAMS_Scalar const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide side
+#define PTO_DETAIL_ARGS_Scalar dst, src, scalar, side
 #define PTO_DETAIL_RUN_Scalar(NAME, entry, Op) \
     run_scalar_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src, scalar, side)
 #define PTO_DETAIL_CALL_Scalar(entry, ...)                           \
@@ -113,49 +117,61 @@ void check_operands(const char* code, std::span<const Form> forms, const profile
 #define PTO_DETAIL_RUN_PowScalar(NAME, entry, Op) \
     run_pow_scalar_instruction<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", int(precision), dst, src, scalar)
 #define PTO_DETAIL_PARAMS_Math PTO_DETAIL_PARAMS_Unary
+#define PTO_DETAIL_ARGS_Math PTO_DETAIL_ARGS_Unary
 #define PTO_DETAIL_CALL_Math PTO_DETAIL_CALL_Unary
 #define PTO_DETAIL_PARAMS_Pow PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_ARGS_Pow PTO_DETAIL_ARGS_Binary
 #define PTO_DETAIL_CALL_Pow PTO_DETAIL_CALL_Binary
-#define PTO_DETAIL_PARAMS_PowScalar const TileDesc &dst, const TileDesc &src, ScalarBits scalar, ScalarSide /*always Right*/
+#define PTO_DETAIL_PARAMS_PowScalar const TileDesc &dst, const TileDesc &src, ScalarBits scalar, [[maybe_unused]] ScalarSide side /*always Right*/
+#define PTO_DETAIL_ARGS_PowScalar PTO_DETAIL_ARGS_Scalar
 #define PTO_DETAIL_CALL_PowScalar PTO_DETAIL_CALL_Scalar
 #define PTO_DETAIL_PARAMS_Ternary3 const TileDesc &dst, const TileDesc &src0, const TileDesc &src1, const TileDesc &src2
+#define PTO_DETAIL_ARGS_Ternary3 dst, src0, src1, src2
 #define PTO_DETAIL_RUN_Ternary3(NAME, entry, Op)                                                             \
     run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst,                      \
                                                          {{src0, "src0"}, {src1, "src1"}, {src2, "src2"}},     \
                                                          Operand::tile(src0), Operand::tile(src1), Operand::tile(src2))
 #define PTO_DETAIL_CALL_Ternary3(entry, ...) entry(c.dst(), c.src(0), c.src(1), c.src(2))
 #define PTO_DETAIL_PARAMS_TernaryScalar const TileDesc &dst, const TileDesc &src0, ScalarBits scalar, const TileDesc &src1
+#define PTO_DETAIL_ARGS_TernaryScalar dst, src0, scalar, src1
 #define PTO_DETAIL_RUN_TernaryScalar(NAME, entry, Op)                                                               \
     run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}, {src1, "src1"}}, \
                                                          Operand::tile(src0), Operand::scalar(scalar), Operand::tile(src1))
 #define PTO_DETAIL_CALL_TernaryScalar(entry, ...) \
     entry(c.dst(), c.src(0), encode_scalar(c.src(0).dtype, *c.sources[1].scalar), c.src(2))
 #define PTO_DETAIL_PARAMS_DstProduct PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_ARGS_DstProduct PTO_DETAIL_ARGS_Binary
 #define PTO_DETAIL_RUN_DstProduct(NAME, entry, Op)                                                                   \
     run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}, {src1, "src1"}}, \
                                                          Operand::tile(src0), Operand::tile(src1), Operand::destination())
 #define PTO_DETAIL_CALL_DstProduct PTO_DETAIL_CALL_Binary
 #define PTO_DETAIL_PARAMS_DstScaled PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_ARGS_DstScaled PTO_DETAIL_ARGS_Binary
 #define PTO_DETAIL_RUN_DstScaled(NAME, entry, Op)                                                                    \
     run_ternary_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {{src0, "src0"}, {src1, "src1"}}, \
                                                          Operand::tile(src0), Operand::destination(), Operand::tile(src1))
 #define PTO_DETAIL_CALL_DstScaled PTO_DETAIL_CALL_Binary
 #define PTO_DETAIL_PARAMS_Axpy const TileDesc &dst, const TileDesc &src0, ScalarBits scalar
+#define PTO_DETAIL_ARGS_Axpy dst, src0, scalar
 #define PTO_DETAIL_RUN_Axpy(NAME, entry, Op) run_axpy_instruction<Op, rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, src0, scalar)
 #define PTO_DETAIL_CALL_Axpy(entry, ...) entry(c.dst(), c.src(0), encode_scalar(c.src(0).dtype, *c.sources[1].scalar))
 #define PTO_DETAIL_PARAMS_Expand const TileDesc &dst, ScalarBits scalar
+#define PTO_DETAIL_ARGS_Expand dst, scalar
 #define PTO_DETAIL_RUN_Expand(NAME, entry, Op)                                               \
     run_instruction<rules::entry##_dtype_ok>("LEGAL_" #NAME "_DTYPE", dst, {}, [&]<typename T>() { \
         ScalarKernel<Op, T>::run(dst, dst, scalar, ScalarSide::Right);                       \
     })
 #define PTO_DETAIL_CALL_Expand(entry, ...) entry(c.dst(), encode_scalar(c.dst().dtype, *c.sources[0].scalar))
 #define PTO_DETAIL_PARAMS_BinaryTmp PTO_DETAIL_PARAMS_Binary
+#define PTO_DETAIL_ARGS_BinaryTmp PTO_DETAIL_ARGS_Binary
 #define PTO_DETAIL_RUN_BinaryTmp PTO_DETAIL_RUN_Binary
 #define PTO_DETAIL_CALL_BinaryTmp PTO_DETAIL_CALL_Binary
 #define PTO_DETAIL_PARAMS_ScalarTmp PTO_DETAIL_PARAMS_Scalar
+#define PTO_DETAIL_ARGS_ScalarTmp PTO_DETAIL_ARGS_Scalar
 #define PTO_DETAIL_RUN_ScalarTmp PTO_DETAIL_RUN_Scalar
 #define PTO_DETAIL_CALL_ScalarTmp PTO_DETAIL_CALL_Scalar
 #define PTO_DETAIL_PARAMS_ScalarBothSides PTO_DETAIL_PARAMS_Scalar
+#define PTO_DETAIL_ARGS_ScalarBothSides PTO_DETAIL_ARGS_Scalar
 #define PTO_DETAIL_RUN_ScalarBothSides PTO_DETAIL_RUN_Scalar
 #define PTO_DETAIL_CALL_ScalarBothSides PTO_DETAIL_CALL_Scalar
 
@@ -164,12 +180,14 @@ void check_operands(const char* code, std::span<const Form> forms, const profile
 #define PTO_DETAIL_ENTRY_Plain(NAME, entry, Op, Kind, Precision) \
     void entry(PTO_DETAIL_PARAMS_##Kind)                          \
     {                                                             \
+        PTO_HOLD_BACK(#NAME, entry, PTO_DETAIL_ARGS_##Kind);      \
         runtime::InstructionScope scope(#NAME);                   \
         PTO_DETAIL_RUN_##Kind(NAME, entry, Op);                   \
     }
 #define PTO_DETAIL_ENTRY_Precise(NAME, entry, Op, Kind, Precision) \
     void entry(PTO_DETAIL_PARAMS_##Kind, [[maybe_unused]] Precision precision) \
     {                                                               \
+        PTO_HOLD_BACK(#NAME, entry, PTO_DETAIL_ARGS_##Kind, precision); \
         runtime::InstructionScope scope(#NAME);                     \
         PTO_DETAIL_RUN_##Kind(NAME, entry, Op);                     \
     }

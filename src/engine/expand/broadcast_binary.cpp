@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/hold_back.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/line_kernels.hpp"
 #include "engine/elementwise/math_kernel.hpp"
@@ -249,6 +250,7 @@ void check_broadcast_binary(const profile::Profile& p, ExpandAxis axis, ExpandOp
 void broadcast_binary(ExpandAxis axis, ExpandOp op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
                       const TileDesc* tmp)
 {
+    PTO_HOLD_BACK(names_of(axis, op).mnemonic, broadcast_binary, axis, op, dst, src0, src1, tmp);
     runtime::InstructionScope scope(names_of(axis, op).mnemonic);
     const profile::Profile& active = runtime::active_profile();
     StopAtFirstFinding stop;

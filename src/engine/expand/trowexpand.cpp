@@ -7,6 +7,8 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -58,6 +60,7 @@ void check_trowexpand(const profile::Profile& p, const TileDesc& dst, const Tile
 
 void trowexpand(const TileDesc& dst, const TileDesc& src)
 {
+    PTO_HOLD_BACK("TROWEXPAND", trowexpand, dst, src);
     runtime::InstructionScope scope("TROWEXPAND");
     StopAtFirstFinding stop;
     check_trowexpand(runtime::active_profile(), dst, src, stop);

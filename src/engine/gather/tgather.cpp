@@ -11,6 +11,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/gather/compare_gather.hpp"
 #include "engine/gather/index_gather.hpp"
 #include "engine/gather/mask_gather.hpp"
@@ -269,6 +270,7 @@ void check_tgather_compare(const profile::Profile& p, const TileDesc& dst, const
 
 void tgather_index(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, const TileDesc* tmp)
 {
+    PTO_HOLD_BACK("TGATHER", tgather_index, dst, src, indices, tmp);
     runtime::InstructionScope scope("TGATHER");
     StopAtFirstFinding stop;
     check_tgather_index(runtime::active_profile(), dst, src, indices, tmp, stop);
@@ -302,6 +304,7 @@ void tgather_index(const TileDesc& dst, const TileDesc& src, const TileDesc& ind
 
 void tgather_mask(const TileDesc& dst, const TileDesc& src, MaskPattern pattern, GatherAxis axis)
 {
+    PTO_HOLD_BACK("TGATHER", tgather_mask, dst, src, pattern, axis);
     runtime::InstructionScope scope("TGATHER");
     StopAtFirstFinding stop;
     check_tgather_mask(runtime::active_profile(), dst, src, axis, stop);
@@ -318,6 +321,7 @@ void tgather_mask(const TileDesc& dst, const TileDesc& src, MaskPattern pattern,
 void tgather_compare(const TileDesc& dst, const TileDesc& src, const TileDesc& k_value, const TileDesc& cdst,
                      const TileDesc* tmp, CmpMode mode, uint32_t offset)
 {
+    PTO_HOLD_BACK("TGATHER", tgather_compare, dst, src, k_value, cdst, tmp, mode, offset);
     runtime::InstructionScope scope("TGATHER");
     StopAtFirstFinding stop;
     check_tgather_compare(runtime::active_profile(), dst, src, k_value, cdst, tmp, mode, stop);

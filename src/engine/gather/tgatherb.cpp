@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
 
@@ -44,6 +45,7 @@ void check_tgatherb(const profile::Profile&, const TileDesc& dst, const TileDesc
 
 void tgatherb(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& offsets_tile)
 {
+    PTO_HOLD_BACK("TGATHERB", tgatherb, dst, src_tile, offsets_tile);
     runtime::InstructionScope scope("TGATHERB");
     StopAtFirstFinding stop;
     check_tgatherb(runtime::active_profile(), dst, src_tile, offsets_tile, stop);

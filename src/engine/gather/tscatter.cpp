@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/gather/pattern_attribute.hpp"
 #include "engine/gather/mask_gather.hpp"
@@ -61,6 +62,7 @@ void check_tscatter_index(const profile::Profile& p, const TileDesc& dst, const 
 
 void tscatter_index(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& indices_tile)
 {
+    PTO_HOLD_BACK("TSCATTER", tscatter_index, dst, src_tile, indices_tile);
     runtime::InstructionScope scope("TSCATTER");
     StopAtFirstFinding stop;
     check_tscatter_index(runtime::active_profile(), dst, src_tile, indices_tile, stop);
@@ -102,6 +104,7 @@ void check_tscatter_mask(const profile::Profile& p, const TileDesc& dst, const T
 
 void tscatter_mask(const TileDesc& dst, const TileDesc& src_tile, MaskPattern pattern, ScatterAxis axis)
 {
+    PTO_HOLD_BACK("TSCATTER", tscatter_mask, dst, src_tile, pattern, axis);
     runtime::InstructionScope scope("TSCATTER");
     StopAtFirstFinding stop;
     check_tscatter_mask(runtime::active_profile(), dst, src_tile, pattern, axis, stop);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 
 namespace pto::engine {
@@ -40,6 +41,7 @@ void check_tci(const profile::Profile& p, const TileDesc& dst, const TileDesc* t
 
 void tci(const TileDesc& dst, int64_t start, bool descending, const TileDesc* tmp)
 {
+    PTO_HOLD_BACK("TCI", tci, dst, start, descending, tmp);
     runtime::InstructionScope scope("TCI");
     StopAtFirstFinding stop;
     check_tci(runtime::active_profile(), dst, tmp, stop);
@@ -60,6 +62,7 @@ void check_ttri(const profile::Profile& p, const TileDesc& dst, int upper, Legal
 
 void ttri(const TileDesc& dst, int64_t diagonal, int upper)
 {
+    PTO_HOLD_BACK("TTRI", ttri, dst, diagonal, upper);
     runtime::InstructionScope scope("TTRI");
     StopAtFirstFinding stop;
     check_ttri(runtime::active_profile(), dst, upper, stop);

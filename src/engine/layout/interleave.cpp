@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
 #include "engine/tile_element.hpp"
@@ -65,6 +66,7 @@ void check_tinterleave(const profile::Profile&, const TileDesc& dst0, const Tile
 
 void tinterleave(const TileDesc& dst0, const TileDesc& dst1, const TileDesc& src0_tile, const TileDesc& src1_tile)
 {
+    PTO_HOLD_BACK("TINTERLEAVE", tinterleave, dst0, dst1, src0_tile, src1_tile);
     runtime::InstructionScope scope("TINTERLEAVE");
     StopAtFirstFinding stop;
     check_tinterleave(runtime::active_profile(), dst0, dst1, src0_tile, src1_tile, stop);
@@ -109,6 +111,7 @@ void check_tdeinterleave(const profile::Profile&, const TileDesc& dst0, const Ti
 
 void tdeinterleave(const TileDesc& dst0, const TileDesc& dst1, const TileDesc& src0_tile, const TileDesc* src1_tile)
 {
+    PTO_HOLD_BACK("TDEINTERLEAVE", tdeinterleave, dst0, dst1, src0_tile, src1_tile);
     runtime::InstructionScope scope("TDEINTERLEAVE");
     StopAtFirstFinding stop;
     check_tdeinterleave(runtime::active_profile(), dst0, dst1, src0_tile, src1_tile, stop);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/hold_back.hpp"
 #include "engine/data_movement/pad_value.hpp"
 #include "engine/definition.hpp"
 
@@ -30,6 +31,7 @@ void check_treshape(const profile::Profile&, const TileDesc& dst, const TileDesc
 
 void treshape(const TileDesc& dst, const TileDesc& src)
 {
+    PTO_HOLD_BACK("TRESHAPE", treshape, dst, src);
     runtime::InstructionScope scope("TRESHAPE");
     StopAtFirstFinding stop;
     check_treshape(runtime::active_profile(), dst, src, stop);
@@ -61,6 +63,7 @@ void check_tfillpad(const profile::Profile&, const TileDesc& dst, const TileDesc
 
 void tfillpad(const TileDesc& dst, const TileDesc& src_tile, TFillPadMode mode, PadValue pad)
 {
+    PTO_HOLD_BACK(mode == TFillPadMode::Expand ? "TFILLPAD_EXPAND" : mode == TFillPadMode::InPlace ? "TFILLPAD_INPLACE" : "TFILLPAD", tfillpad, dst, src_tile, mode, pad);
     runtime::InstructionScope scope(mode == TFillPadMode::Expand ? "TFILLPAD_EXPAND" : mode == TFillPadMode::InPlace ? "TFILLPAD_INPLACE" : "TFILLPAD");
     StopAtFirstFinding stop;
     check_tfillpad(runtime::active_profile(), dst, src_tile, mode, pad, stop);

@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/layout/row_copy.hpp"
 #include "engine/source_staging.hpp"
@@ -52,6 +53,7 @@ void check_tconcat(const profile::Profile&, const TileDesc& dst, const TileDesc&
 
 void tconcat(const TileDesc& dst, const TileDesc& src0_tile, const TileDesc& src1_tile, const ConcatLengths* lengths)
 {
+    PTO_HOLD_BACK("TCONCAT", tconcat, dst, src0_tile, src1_tile, lengths);
     runtime::InstructionScope scope("TCONCAT");
     StopAtFirstFinding stop;
     check_tconcat(runtime::active_profile(), dst, src0_tile, src1_tile, lengths, stop);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
 
@@ -31,6 +32,7 @@ void check_tpack(const profile::Profile&, const TileDesc& dst, const TileDesc& s
 
 void tpack(const TileDesc& dst, const TileDesc& src_tile)
 {
+    PTO_HOLD_BACK("TPACK", tpack, dst, src_tile);
     runtime::InstructionScope scope("TPACK");
     StopAtFirstFinding stop;
     check_tpack(runtime::active_profile(), dst, src_tile, stop);

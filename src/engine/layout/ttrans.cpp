@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/layout/transpose_kernel.hpp"
 
@@ -42,6 +43,7 @@ void check_ttrans(const profile::Profile& p, const TileDesc& dst, const TileDesc
 
 void ttrans(const TileDesc& dst, const TileDesc& src_tile, const TileDesc* tmp)
 {
+    PTO_HOLD_BACK("TTRANS", ttrans, dst, src_tile, tmp);
     runtime::InstructionScope scope("TTRANS");
     StopAtFirstFinding stop;
     check_ttrans(runtime::active_profile(), dst, src_tile, tmp, stop);

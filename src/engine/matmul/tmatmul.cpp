@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/matmul/gemm_kernel.hpp"
 #include "engine/matmul/input_transform.hpp"
@@ -140,6 +141,7 @@ void tmatmul_mx(const MatmulOperands& o, const Extents& e)
 
 void tmatmul(const MatmulOperands& o, const MultiplyModes& modes)
 {
+    PTO_HOLD_BACK(o.a_scale ? (o.gemv ? "TGEMV_MX" : "TMATMUL_MX") : o.gemv ? "TGEMV" : "TMATMUL", tmatmul, o, modes);
     runtime::InstructionScope scope(o.a_scale ? (o.gemv ? "TGEMV_MX" : "TMATMUL_MX") : o.gemv ? "TGEMV" : "TMATMUL");
     StopAtFirstFinding stop;
     check_tmatmul(runtime::active_profile(), o, stop);

@@ -6,6 +6,8 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
+
 #include <cstring>
 
 #include "gather_kernels.hpp"
@@ -20,6 +22,7 @@ using namespace memory_gather;
 
 void mgather(const TileDesc& dst, const GlobalDesc& table, const TileDesc& idx, Coalesce mode, GatherOOB oob)
 {
+    PTO_HOLD_BACK("MGATHER", mgather, dst, table, idx, mode, oob);
     runtime::InstructionScope scope("MGATHER");
     const profile::Profile& p = runtime::active_profile();
     check_tile_descriptor(dst, "dst");

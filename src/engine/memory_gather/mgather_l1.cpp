@@ -8,6 +8,8 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
+
 #include <cstring>
 #include <string>
 
@@ -56,6 +58,7 @@ void report_if_out_of_range(const TileDesc& dst, const GlobalDesc& idx, Coalesce
 
 void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& idx, Coalesce mode, GatherOOB oob)
 {
+    PTO_HOLD_BACK("MGATHER", mgather_l1, dst, table, idx, mode, oob);
     runtime::InstructionScope scope("MGATHER");
     const profile::Profile& p = runtime::active_profile();
     const TableGeometry geo = check_l1_operands(p, dst, table, idx, nullptr, mode, GatherExec::Scalar);
@@ -80,6 +83,7 @@ void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& 
 void mgather_l1(const TileDesc& dst, const GlobalDesc& table, const GlobalDesc& idx, const GlobalDesc& scratch,
                 Coalesce mode, GatherOOB oob, GatherExec exec)
 {
+    PTO_HOLD_BACK("MGATHER", mgather_l1, dst, table, idx, scratch, mode, oob, exec);
     runtime::InstructionScope scope("MGATHER");
     const profile::Profile& p = runtime::active_profile();
     const TableGeometry geo = check_l1_operands(p, dst, table, idx, &scratch, mode, exec);

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/hold_back.hpp"
 #include "engine/global_atomics.hpp"
 #include "gm_table.hpp"
 #include "indices.hpp"
@@ -197,6 +198,7 @@ void report_conflicting_stores(const TileDesc& src, const TileDesc& idx, Coalesc
 void mscatter(const GlobalDesc& table, const TileDesc& src, const TileDesc& idx, Coalesce mode, ScatterAtomicOp atomic,
               ScatterOOB oob, ScatterConflict conflict)
 {
+    PTO_HOLD_BACK("MSCATTER", mscatter, table, src, idx, mode, atomic, oob, conflict);
     runtime::InstructionScope scope("MSCATTER");
     const profile::Profile& p = runtime::active_profile();
     check_tile_descriptor(src, "src");

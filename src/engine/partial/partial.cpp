@@ -10,6 +10,7 @@
 
 #include <pto/numeric/convert.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/operations.hpp"
@@ -106,6 +107,7 @@ void check_partial(const profile::Profile& p, PartialOp op, const TileDesc& dst,
 
 void tpartial(PartialOp op, const TileDesc& dst, const TileDesc& src0_tile, const TileDesc& src1_tile)
 {
+    PTO_HOLD_BACK(name_of(op, false), tpartial, op, dst, src0_tile, src1_tile);
     runtime::InstructionScope scope(name_of(op, false));
     StopAtFirstFinding stop;
     check_partial(runtime::active_profile(), op, dst, src0_tile, src1_tile, stop);
@@ -148,6 +150,7 @@ void check_partial_arg(const profile::Profile& p, PartialOp op, const TileDesc& 
 void tpartial_arg(PartialOp op, const TileDesc& dst_val, const TileDesc& src0_val, const TileDesc& src1_val,
                   const TileDesc& dst_idx, const TileDesc& src0_idx, const TileDesc& src1_idx)
 {
+    PTO_HOLD_BACK(name_of(op, true), tpartial_arg, op, dst_val, src0_val, src1_val, dst_idx, src0_idx, src1_idx);
     runtime::InstructionScope scope(name_of(op, true));
     StopAtFirstFinding stop;
     check_partial_arg(runtime::active_profile(), op, dst_val, src0_val, src1_val, dst_idx, src0_idx, src1_idx, stop);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
 
@@ -64,6 +65,7 @@ void check_tdequant(const profile::Profile&, const TileDesc& dst, const TileDesc
 
 void tdequant(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& scale_tile, const TileDesc& offset_tile)
 {
+    PTO_HOLD_BACK("TDEQUANT", tdequant, dst, src_tile, scale_tile, offset_tile);
     runtime::InstructionScope scope("TDEQUANT");
     StopAtFirstFinding stop;
     check_tdequant(runtime::active_profile(), dst, src_tile, scale_tile, offset_tile, stop);

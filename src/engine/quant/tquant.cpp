@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/hold_back.hpp"
 #include "engine/convert/vector_conversions.hpp"
 #include "engine/definition.hpp"
 #include "engine/quant/zz_order.hpp"
@@ -331,6 +332,7 @@ void check_tquant_mx(const profile::Profile& p, const TileDesc& dst, const TileD
 void tquant_mx(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& exp, const TileDesc& max,
                const TileDesc& scaling, MxMode mode, const TileDesc* exp_zz)
 {
+    PTO_HOLD_BACK("TQUANT", tquant_mx, dst, src_tile, exp, max, scaling, mode, exp_zz);
     runtime::InstructionScope scope("TQUANT");
     StopAtFirstFinding stop;
     check_tquant_mx(runtime::active_profile(), dst, src_tile, exp, max, scaling, mode, exp_zz, VecStoreMode::NZ, stop);
@@ -393,6 +395,7 @@ void check_tquant_int8(const profile::Profile& p, const TileDesc& dst, const Til
 void tquant_int8(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& scale_tile, const TileDesc* offset_tile,
                  QuantType type, const TileDesc* tmp)
 {
+    PTO_HOLD_BACK("TQUANT", tquant_int8, dst, src_tile, scale_tile, offset_tile, type, tmp);
     runtime::InstructionScope scope("TQUANT");
     StopAtFirstFinding stop;
     check_tquant_int8(runtime::active_profile(), dst, src_tile, scale_tile, offset_tile, type, tmp, stop);

@@ -5,6 +5,8 @@
 #include <pto/numeric/convert.hpp>
 #include <pto/runtime/diagnostic.hpp>
 
+#include "engine/hold_back.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -88,6 +90,7 @@ void check_arg_reduce(const profile::Profile& p, ReduceOp op, bool rows, const T
 
 void targ_reduce(ReduceOp op, bool rows, const TileDesc& index, const TileDesc* value, const TileDesc& src, const TileDesc* tmp)
 {
+    PTO_HOLD_BACK(name_of(op, rows), targ_reduce, op, rows, index, value, src, tmp);
     runtime::InstructionScope scope(name_of(op, rows));
     StopAtFirstFinding stop;
     check_arg_reduce(runtime::active_profile(), op, rows, index, value, src, tmp, stop);

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/elementwise/operations.hpp"
@@ -57,6 +58,7 @@ void check_pairreducesum(const profile::Profile& p, const TileDesc& dst, const T
 
 void tpairreducesum(const TileDesc& dst, const TileDesc& src_tile)
 {
+    PTO_HOLD_BACK("TPAIRREDUCESUM", tpairreducesum, dst, src_tile);
     runtime::InstructionScope scope("TPAIRREDUCESUM");
     StopAtFirstFinding stop;
     check_pairreducesum(runtime::active_profile(), dst, src_tile, stop);

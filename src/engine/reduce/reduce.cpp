@@ -8,6 +8,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/elementwise/element_format.hpp"
 #include "engine/reduce/reduce_kernels.hpp"
 #include "engine/source_staging.hpp"
@@ -131,6 +132,7 @@ void run(reduce::Axis axis, ReduceOp op, const TileDesc& dst, const TileDesc& sr
 
 void row_reduce(ReduceOp op, const TileDesc& dst, const TileDesc& src)
 {
+    PTO_HOLD_BACK(row_reduction(op).name, row_reduce, op, dst, src);
     runtime::InstructionScope scope(row_reduction(op).name);
     StopAtFirstFinding stop;
     check_row_reduce(runtime::active_profile(), op, dst, src, stop);
@@ -141,6 +143,7 @@ void row_reduce(ReduceOp op, const TileDesc& dst, const TileDesc& src)
 
 void col_reduce(ReduceOp op, const TileDesc& dst, const TileDesc& src, const TileDesc* tmp, bool binary)
 {
+    PTO_HOLD_BACK(col_reduction(op).name, col_reduce, op, dst, src, tmp, binary);
     runtime::InstructionScope scope(col_reduction(op).name);
     StopAtFirstFinding stop;
     check_col_reduce(runtime::active_profile(), op, dst, src, tmp, binary, stop);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/source_staging.hpp"
 
@@ -55,6 +56,7 @@ void check_thistogram(const profile::Profile& p, const TileDesc& dst, const Tile
 
 void thistogram(const TileDesc& dst, const TileDesc& src_tile, const TileDesc& idx, HistByte byte)
 {
+    PTO_HOLD_BACK("THISTOGRAM", thistogram, dst, src_tile, idx, byte);
     runtime::InstructionScope scope("THISTOGRAM");
     StopAtFirstFinding stop;
     check_thistogram(runtime::active_profile(), dst, src_tile, idx, byte, stop);

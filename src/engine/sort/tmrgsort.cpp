@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/hold_back.hpp"
 #include "engine/definition.hpp"
 #include "engine/sort/merge_kernel.hpp"
 
@@ -150,6 +151,7 @@ void check_tmrgsort_blocks(const profile::Profile& p, const TileDesc& dst, const
 
 void tmrgsort_blocks(const TileDesc& dst, const TileDesc& src, int64_t block_len)
 {
+    PTO_HOLD_BACK("TMRGSORT", tmrgsort_blocks, dst, src, block_len);
     runtime::InstructionScope scope("TMRGSORT");
     StopAtFirstFinding stop;
     check_tmrgsort_blocks(runtime::active_profile(), dst, src, block_len, stop);

@@ -10,6 +10,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "engine/hold_back.hpp"
 #include "engine/sort/block_sort.hpp"
 
 namespace pto::engine {
@@ -85,6 +86,7 @@ void check_tsort32(const profile::Profile& p, const TileDesc& dst, const TileDes
 
 void tsort32(const TileDesc& dst, const TileDesc& src, const TileDesc& indices, const TileDesc* tmp)
 {
+    PTO_HOLD_BACK("TSORT32", tsort32, dst, src, indices, tmp);
     runtime::InstructionScope scope("TSORT32");
     StopAtFirstFinding stop;
     check_tsort32(runtime::active_profile(), dst, src, indices, tmp, stop);

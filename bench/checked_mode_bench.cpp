@@ -5,7 +5,8 @@
 // f32 -> f16; TADD f32 also on a 64x200 valid region and a 48x256 one of column-major tiles), the vector-add
 // main job's loop over a 1024x1024 f32 tensor, tile by tile, called directly, and its kernel
 // (examples/vector_add, with its flags and events) launched over 8 blocks on one thread, where checked
-// mode also runs the synchronisation check of every block.
+// mode also runs the synchronisation check of every block; and that launch in the adversarial schedule
+// against the program schedule (ratio_adversarial_vs_program).
 #include <pto/pto-inst.hpp>
 
 #include <benchmark/benchmark.h>
@@ -168,6 +169,26 @@ void BM_Checked_VectorAddLaunch_1024x1024(benchmark::State& state)
     state.counters["fast_us"] = fast / double(state.iterations()) * 1e6;
 }
 
+// The same launch in the adversarial schedule (pto/runtime/schedule.hpp), fast mode: every tile
+// instruction held back with copies of its operands and run out of program order.
+void BM_Adversarial_VectorAddLaunch_1024x1024(benchmark::State& state)
+{
+    constexpr int n = 1024;
+    std::vector<float> x(n * n, 1.5f), y(n * n, 2.5f), z(n * n);
+    sim::set_threads(1);
+    auto job = [&] { sim::launch(8, vector_add::vector_add_kernel, x.data(), y.data(), z.data(), n, n); };
+    double program = 0, adversarial = 0;
+    for (auto _ : state) {
+        program += seconds_per_call(false, 5, [] {}, job);
+        sim::set_schedule(runtime::Schedule::Adversarial);
+        adversarial += seconds_per_call(false, 5, [] {}, job);
+        sim::set_schedule(runtime::Schedule::Program);
+    }
+    sim::set_threads(0);
+    state.counters["ratio_adversarial_vs_program"] = adversarial / program;
+    state.counters["program_us"] = program / double(state.iterations()) * 1e6;
+}
+
 BENCHMARK(BM_Checked_TADD_f32)->Iterations(20);
 BENCHMARK(BM_Checked_TADD_f32_valid64x200)->Iterations(20);
 BENCHMARK(BM_Checked_TADD_f32_colmajor_valid48x256)->Iterations(20);
@@ -177,6 +198,7 @@ BENCHMARK(BM_Checked_TEXP_f32)->Iterations(20);
 BENCHMARK(BM_Checked_TCVT_f32_f16)->Iterations(20);
 BENCHMARK(BM_Checked_VectorAddJob_1024x1024)->Iterations(10);
 BENCHMARK(BM_Checked_VectorAddLaunch_1024x1024)->Iterations(10);
+BENCHMARK(BM_Adversarial_VectorAddLaunch_1024x1024)->Iterations(10);
 
 }  // namespace
 

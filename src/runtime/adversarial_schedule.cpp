@@ -10,6 +10,8 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/order_checker.hpp"
 #include "runtime/pipe_clocks.hpp"
@@ -108,7 +110,7 @@ public:
             ~Settling()
             {
                 s.settling_ = false;
-                if (s.held_count_ != 0) s.drop();  // an instruction failed: the core ends with it
+                s.drop();  // frees what waited; drops the rest if an instruction failed (the core ends with it)
                 detail::t_held_back_work = false;
             }
         } guard(*this);
@@ -130,7 +132,17 @@ public:
     {
         for (auto& queue : held_) queue.clear();
         held_count_ = 0;
+        release_retired();
     }
+
+    // Frees what waited for the held-back work to run.
+    void release_retired()
+    {
+        for (auto& release : std::exchange(retired_, {})) release();
+    }
+
+    bool holds_work() const { return held_count_ != 0; }
+    void retire(std::function<void()> release) { retired_.push_back(std::move(release)); }
 
 private:
     struct Held {
@@ -155,6 +167,7 @@ private:
     uint64_t next_order_ = 0;
     bool settling_ = false;
     bool synchronised_ = false;  // a synchronisation operation was issued
+    std::vector<std::function<void()>> retired_;  // memory to free once the held-back work has run
 };
 
 CoreScope::CoreScope() : previous_(t_schedule)
@@ -194,6 +207,12 @@ void settle()
 void note_sync(const SyncRecord& record)
 {
     if (t_schedule) t_schedule->note_sync(record);
+}
+
+void after_held_back_work(std::function<void()> release)
+{
+    if (t_schedule && t_schedule->holds_work()) return t_schedule->retire(std::move(release));
+    release();
 }
 
 }  // namespace adversary

@@ -48,6 +48,10 @@ void hold_back(const char* name, std::optional<TileType> src, std::optional<Tile
 // Runs the held-back work of the calling thread's core (nothing outside one, or while it runs).
 void settle();
 
+// Runs `release` (which frees memory held-back instructions may still use: a tile's automatic
+// storage, a frame's) once the calling thread's core holds nothing back; at once when it holds nothing.
+void after_held_back_work(std::function<void()> release);
+
 // A synchronisation operation of the calling thread's core, in program order.
 void note_sync(const SyncRecord& record);
 

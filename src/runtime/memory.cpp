@@ -6,6 +6,7 @@
 #include <pto/runtime/registers.hpp>
 #include <pto/runtime/vector_status.hpp>
 
+#include "runtime/adversarial_schedule.hpp"
 #include "runtime/block_scope.hpp"
 #include "runtime/memory_regions.hpp"
 #include "runtime/order_checker.hpp"
@@ -459,7 +460,8 @@ void require_tile_bytes(const void* data, int64_t bytes, const char* what, const
 std::shared_ptr<std::byte> allocate_auto(TileType loc, uint64_t bytes)
 {
     Region* r = make_region(bytes, "auto " + std::string(profile::memory_name(loc)) + " tile", loc).release();
-    return std::shared_ptr<std::byte>(r->base, [r](std::byte*) { destroy_region(r); });
+    // Freed once no held-back instruction of the adversarial schedule can still use it.
+    return std::shared_ptr<std::byte>(r->base, [r](std::byte*) { adversary::after_held_back_work([r] { destroy_region(r); }); });
 }
 
 // --- shadow state --------------------------------------------------------------------------------

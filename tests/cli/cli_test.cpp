@@ -64,6 +64,26 @@ HostArray random_f32(std::vector<int64_t> shape, uint32_t seed)
     return a;
 }
 
+TEST_F(Cli, RunInTheAdversarialSchedule)
+{
+    const HostArray a = random_f32({32, 256}, 3), b = random_f32({32, 256}, 4);
+    write_npy(path("a.npy"), a);
+    write_npy(path("b.npy"), b);
+    const std::string program = std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/pipelined_sync.pto";
+    const Outcome o = cli({"run", program, "--arg", "a=" + path("a.npy"), "--arg", "b=" + path("b.npy"), "--arg", "c=f32:32x256",
+                           "--arg", "n=32", "--out", "c=" + path("c.npy"), "--schedule", "adversarial"});
+    ASSERT_EQ(o.status, 0) << o.err;
+    const HostArray c = read_npy(path("c.npy"));
+    const auto* pa = reinterpret_cast<const float*>(a.bytes.data());
+    const auto* pb = reinterpret_cast<const float*>(b.bytes.data());
+    const auto* pc = reinterpret_cast<const float*>(c.bytes.data());
+    for (std::size_t i = 0; i < c.elements(); ++i) ASSERT_EQ(pc[i], pa[i] + pb[i]) << i;
+    const Outcome bad = cli({"run", program, "--schedule", "sideways"});
+    EXPECT_NE(bad.status, 0);
+    EXPECT_NE(bad.err.find("CLI_USAGE"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("sideways"), std::string::npos) << bad.err;
+}
+
 TEST_F(Cli, RunVectorAddWithNpyInputsAndOutput)
 {
     const HostArray a = random_f32({32, 256}, 1), b = random_f32({32, 256}, 2);

@@ -26,14 +26,6 @@ constexpr int kRows = 8, kCols = 32, kElems = kRows * kCols;
 using TileF = Tile<TileType::Vec, float, kRows, kCols>;
 using GlobalF = GlobalTensor<float, Shape<1, 1, 1, kRows, kCols>, Stride<1, 1, 1, kCols, 1>>;
 
-std::vector<float> random_floats(std::size_t n, uint32_t seed)
-{
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<float> dist(-10.f, 10.f);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(gen);
-    return v;
-}
 
 // dst <- src through a tile, its two pipes ordered by flags (the next copy reuses the tile).
 void copy(float* dst, const float* src)

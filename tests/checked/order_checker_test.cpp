@@ -22,14 +22,6 @@ constexpr int kRows = 16, kCols = 64;
 using TileF = Tile<TileType::Vec, float, kRows, kCols>;
 using GlobalF = GlobalTensor<float, Shape<1, 1, 1, kRows, kCols>, Stride<1, 1, 1, kCols, 1>>;
 
-std::vector<float> random_floats(std::size_t n, uint32_t seed)
-{
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<float> dist(-10.f, 10.f);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(gen);
-    return v;
-}
 
 // The vector add of examples/vector_add, written with flags only so that each can be left out: bands of
 // kRows rows, each block taking every block_num-th band, with MTE2 -> V and V -> MTE3 forward and

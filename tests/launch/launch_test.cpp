@@ -32,6 +32,7 @@ namespace {
 
 using pto::launch_testing::ScopedThreads;
 using pto::launch_testing::many_threads;
+using pto::test::random_floats;
 
 template <typename T>
 std::vector<std::byte> bytes_of(const std::vector<T>& v)
@@ -72,14 +73,6 @@ void expect_same_on_any_thread_count(const std::function<std::vector<std::byte>(
     runtime::clear_sync_log();
 }
 
-std::vector<float> random_floats(size_t n, uint32_t seed, float scale = 1.0f)
-{
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-    std::vector<float> v(n);
-    for (auto& x : v) x = scale * unit(rng);
-    return v;
-}
 
 TEST(ParallelLaunch, VectorAddMainJobGivesTheSameBytesOnAnyThreadCount)
 {
@@ -124,8 +117,8 @@ TEST(ParallelLaunch, FlashAttentionGivesTheSameBytesOnAnyThreadCount)
 TEST(ParallelLaunch, GeluSoftmaxAndLayerNormGiveTheSameBytesOnAnyThreadCount)
 {
     const int rows = 200, cols = 256;
-    const std::vector<float> x = random_floats(size_t(rows) * cols, 3, 8.0f), gamma = random_floats(size_t(cols), 4),
-                             beta = random_floats(size_t(cols), 5);
+    const std::vector<float> x = random_floats(size_t(rows) * cols, 3, 8.0f), gamma = random_floats(size_t(cols), 4, 1.0f),
+                             beta = random_floats(size_t(cols), 5, 1.0f);
     for (const int blocks : {3, 8}) {
         SCOPED_TRACE(blocks);
         expect_same_on_any_thread_count([&] {
@@ -286,7 +279,7 @@ TEST(ParallelLaunch, LaunchesFromSeveralHostThreadsAtOnceAllRun)
     // One launch holds the pool; the others run their blocks in place, with the same results.
     ScopedThreads all(many_threads());
     const int rows = 256, cols = 256;
-    const std::vector<float> x = random_floats(size_t(rows) * cols, 7), y = random_floats(x.size(), 8);
+    const std::vector<float> x = random_floats(size_t(rows) * cols, 7, 1.0f), y = random_floats(x.size(), 8, 1.0f);
     std::vector<std::vector<float>> z(4, std::vector<float>(x.size(), 0.0f));
     std::vector<std::thread> hosts;
     for (size_t h = 0; h < z.size(); ++h)

@@ -29,15 +29,8 @@ using pto::launch_testing::ScopedThreads;
 using pto::launch_testing::many_threads;
 using pto::test::diagnostic_of;
 using pto::test::mentions;
+using pto::test::random_floats;
 
-std::vector<float> random_floats(size_t n, uint32_t seed)
-{
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
 
 // --- the example: matmul on the cube, softmax on the vector cores ---------------------------------
 
@@ -142,7 +135,7 @@ struct Transfer {
 
 Transfer make_transfer(int rows, int cols, int tiles, int blocks, uint32_t seed)
 {
-    Transfer t{rows, cols, tiles, blocks, random_floats(size_t(rows) * cols * tiles, seed), {}, {}};
+    Transfer t{rows, cols, tiles, blocks, random_floats(size_t(rows) * cols * tiles, seed, 4.0f), {}, {}};
     t.out.assign(t.in.size() * blocks, -99.0f);
     t.out_second.assign(t.in.size() * blocks, -99.0f);
     return t;
@@ -265,7 +258,7 @@ TEST(TilePipe, GlobalSlotsCarryWhatTheProducerStored)
     using Half = Tile<TileType::Vec, float, R / 2, C>;
     using Plain = GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, C, 1>>;
     using PlainHalf = GlobalTensor<float, Shape<1, 1, 1, R / 2, C>, Stride<1, 1, 1, C, 1>>;
-    const std::vector<float> in = random_floats(size_t(R) * C * kTiles, 8);
+    const std::vector<float> in = random_floats(size_t(R) * C * kTiles, 8, 4.0f);
     std::vector<float> out(in.size(), -1.0f), slots(2 * R * C, 0.0f);
     const auto kernel = [&] {
         Pipe pipe(slots.data(), 0x0, 0x0);
@@ -303,7 +296,7 @@ TEST(TilePipe, GlobalSlotsCarryWhatTheProducerStored)
 template <typename TileT>
 TileT loaded_tile()
 {
-    static const std::vector<float> data = random_floats(8 * 32, 9);
+    static const std::vector<float> data = random_floats(8 * 32, 9, 4.0f);
     GlobalTensor<float, Shape<1, 1, 1, 8, 32>, Stride<1, 1, 1, 32, 1>> g(const_cast<float*>(data.data()));
     TileT t;
     TLOAD(t, g);
@@ -545,7 +538,7 @@ TEST(TilePipeHarness, OneThreadPushesBothHalvesByNamingItsSubBlock)
     using Pipe = TPipe<9, DIR_V2C, sizeof(float) * R * C, 2>;
     using Rows = GlobalTensor<float, Shape<1, 1, 1, R / 2, C>, Stride<1, 1, 1, C, 1>>;
     using All = GlobalTensor<float, Shape<1, 1, 1, R, C>, Stride<1, 1, 1, C, 1>>;
-    std::vector<float> in = random_floats(size_t(R) * C, 12), out(in.size(), -1.0f);
+    std::vector<float> in = random_floats(size_t(R) * C, 12, 4.0f), out(in.size(), -1.0f);
     Pipe::reset_for_cpu_sim();
     Pipe pipe(nullptr, 0x0, 0x0);
     Half top, bottom;

@@ -7,8 +7,10 @@
 #include <pto/runtime/memory.hpp>
 #include <pto/runtime/schedule.hpp>
 
+#include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace pto::test {
 
@@ -63,6 +65,16 @@ Diagnostic diagnostic_of(F&& f)
         return e.diagnostic();
     }
     return {"no error", "", "", "", "", "", ""};
+}
+
+// n floats drawn uniformly from [-bound, bound) by a generator seeded with `seed`.
+inline std::vector<float> random_floats(std::size_t n, uint32_t seed, float bound = 10.f)
+{
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<float> dist(-bound, bound);
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(gen);
+    return v;
 }
 
 // Whether the diagnostic's message, expected or actual text contains `text`.

@@ -600,8 +600,11 @@ private:
     {
         OpForm form = choose_form(op);
         results(op);
-        out_ += name_in(op, form);
-        if (op.spelling.signature == SigStyle::InParens || op.spelling.signature == SigStyle::Typed) {
+        // The generic form keeps a keyed operand list in this spelling (its own has no keys), under the
+        // operation's full name whatever the source wrote.
+        const bool typed = op.spelling.signature == SigStyle::InParens || op.spelling.signature == SigStyle::Typed;
+        out_ += name_in(op, typed && form_ == Form::Generic ? OpForm::SSA : form);
+        if (typed) {
             typed_operands(op);
             return form;
         }

@@ -14,6 +14,7 @@
 #include "asm/instruction_binding.hpp"
 #include "asm/op_table.hpp"
 #include "asm/operand_descriptors.hpp"
+#include "asm/pipe_frontend.hpp"
 #include "asm/printer.hpp"
 #include "asm/vector_form.hpp"
 
@@ -37,6 +38,9 @@ public:
             for (const Value* arg : f->arguments()) verify_tile_type(arg->loc, "@" + f->name, arg->type);
             verify_region(*f->body, visible, f.get(), nullptr);
         }
+        for (FrontendProblem& p : analyze_frontend_pipes(module_).problems)
+            sink_.error(p.code, p.loc, std::move(p.what), std::move(p.expected), std::move(p.actual),
+                        p.op ? (is_tile_instruction(p.op->name) ? isa_mnemonic(p.op->name) : p.op->name) : std::string());
         return sink_.take();
     }
 

@@ -163,6 +163,8 @@ const OpInfo kOtherOps[] = {
     other("pto.tfree_from_aiv", OpClass::Pipe, 0, 0, kAny),
     other("pto.reserve_buffer", OpClass::Pipe, 0, 0, kAny),
     other("pto.import_reserved_buffer", OpClass::Pipe, 0, 0, kAny),
+    // SYNCALL: a barrier over the cores of a launch; the soft form counts in a workspace (%ws[, %used]).
+    other("pto.syncall", OpClass::Pipe, 0, 2, kPointerScalar),
     // Sections run their region on the cores of their kind: in a mixed launch the cube section on the
     // cube core, the vector section on the vector cores; a core of a plain launch plays both.
     other("pto.section.cube", OpClass::Section, 0, 0, kAny),

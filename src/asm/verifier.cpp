@@ -16,6 +16,7 @@
 #include "asm/operand_descriptors.hpp"
 #include "asm/pipe_frontend.hpp"
 #include "asm/printer.hpp"
+#include "asm/syncall_form.hpp"
 #include "asm/vector_form.hpp"
 
 namespace pto::as {
@@ -243,6 +244,11 @@ private:
             }
         }
         if (op.name == "pto.mem_bar" || op.name == "pto.get_buf" || op.name == "pto.rls_buf") verify_buffer_sync(op);
+        if (op.name == "pto.syncall") {
+            std::vector<SyncallProblem> problems;
+            read_syncall(op, problems);
+            for (SyncallProblem& p : problems) error(p.code, op, std::move(p.what), std::move(p.expected), std::move(p.actual));
+        }
         if (op.name == "func.call") {
             const Attribute* callee = op.attribute("callee");
             if (!callee) error(codes::kMissingAttribute, op, "missing attribute", "callee", "none");

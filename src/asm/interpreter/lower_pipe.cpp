@@ -119,6 +119,7 @@ void Lowerer::lower_tfree(int pipe, Body& body, const Operation& op)
 
 void Lowerer::lower_pipe(const Operation& op, Body& body)
 {
+    if (op.name == "pto.syncall") return lower_syncall(op, body);
     if (is_frontend_pipe_op(op.name)) return lower_pipe_frontend(op, body);
     if (op.name == "pto.initialize_l2g2l_pipe" || op.name == "pto.initialize_l2l_pipe") {
         const bool global = op.name == "pto.initialize_l2g2l_pipe";

@@ -70,10 +70,11 @@ public:
     void lower_pointer(const Operation& op, Body& body);
     void lower_cube(const Operation& op, Body& body);
     void lower_vector(const Operation& op, Body& body);
-    // The tile pipes between a block's cube core and its vector cores (lower_pipe.cpp), and in the
-    // assembler's front-end spellings (lower_pipe_frontend.cpp).
+    // The tile pipes between a block's cube core and its vector cores (lower_pipe.cpp), in the
+    // assembler's front-end spellings (lower_pipe_frontend.cpp), and SYNCALL (lower_syncall.cpp).
     void lower_pipe(const Operation& op, Body& body);
     void lower_pipe_frontend(const Operation& op, Body& body);
+    void lower_syncall(const Operation& op, Body& body);
     // The steps both pipe spellings share: a handle in slot `result`, a push, a pop into `tile`, a free.
     struct PipeInit {
         engine::PipeDesc desc;

@@ -5,6 +5,8 @@
 #include <set>
 #include <tuple>
 
+#include "asm/printer.hpp"
+
 namespace pto::as {
 
 namespace {
@@ -134,6 +136,9 @@ private:
         if (pop && (op.results.size() != 1 || !op.results[0]->type.is<TileType>()))
             problem("STRUCT_RESULT_COUNT", op, "a pop defines the tile it receives", "one !pto.tile_buf result",
                     std::to_string(op.results.size()) + " results");
+        const bool push = op.name == "pto.tpush_to_aiv" || op.name == "pto.tpush_to_aic";
+        if (push && op.operands.size() == 1 && !op.operand_type(0).is<TileType>())
+            problem("STRUCT_OPERAND_KIND", op, "a push sends a tile", "a !pto.tile_buf", to_string(op.operand_type(0)));
         if (pop && op.operands.size() == 1)
             problem("STRUCT_OPERAND_COUNT", op, "a pop's valid row and column count come together", "(%valid_row, %valid_col) or none", "1 operand");
         const uint8_t needs = transfer_direction(op.name);
@@ -316,6 +321,7 @@ std::optional<KernelKind> kernel_kind(const Function& fn)
 
 bool dominates(const Operation& a, const Operation& b)
 {
+    if (!a.parent) return false;
     for (const Operation* at = &b; at; at = at->parent && at->parent->parent ? at->parent->parent->parent : nullptr) {
         if (at->parent != a.parent) continue;
         for (const auto& op : a.parent->operations) {

@@ -340,6 +340,7 @@ TEST(TextFrontendPipe, EveryBrokenRuleIsItsCodeBeforeAndWhenRunning)
         {replaced(base(), "{dir_mask = 1, slot_size = 2048}", "{dir_mask = 4, slot_size = 2048}"), "STRUCT_ATTRIBUTE_VALUE", "dir_mask"},
         {replaced(base(), "{dir_mask = 1, slot_size = 2048}", "{dir_mask = 1}"), "STRUCT_MISSING_ATTRIBUTE", "missing attribute"},
         {replaced(base(), push, "pto.tpush_to_aiv(%m : " + kMat + ") {split = 7}\n"), "STRUCT_ATTRIBUTE_VALUE", "split"},
+        {replaced(base(), push, "pto.tpush_to_aiv(%r : index) {split = 1}\n"), "STRUCT_OPERAND_KIND", "a push sends a tile"},
         {replaced(base(), pop, "%t, %t2 = pto.tpop_from_aic {split = 1} -> (" + vec_part({1, 1, true}) + ", " + vec_part({1, 1, true}) + ")\n"),
          "STRUCT_RESULT_COUNT", "defines the tile it receives"},
         {replaced(base(), reserve, "size = 4096, location = #pto.address_space<vec>, auto = true}"), "STRUCT_RESERVED_BUFFER", "holds every slot"},

@@ -130,6 +130,15 @@ std::vector<const Function*> kernel_functions(const Module& m, const Function& e
 
 }  // namespace
 
+std::vector<const Value*> Interpreter::arguments(const Function& entry) const
+{
+    std::vector<const Value*> params;
+    for (const Function* f : kernel_functions(module_, entry))
+        for (const Value* v : f->arguments())
+            if (std::none_of(params.begin(), params.end(), [&](const Value* p) { return p->name == v->name; })) params.push_back(v);
+    return params;
+}
+
 RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOptions& options) const
 {
     RunResult result;
@@ -146,13 +155,9 @@ RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOp
                                                     options.entry.empty() ? "an empty module" : "@" + options.entry));
         return result;
     }
-    // Bind every argument by name, reporting all the problems at once; a kernel split over two
-    // functions takes the arguments of both (a name both have is one argument).
+    // Bind every argument by name, reporting all the problems at once.
     const std::vector<const Function*> functions = kernel_functions(module_, *fn);
-    std::vector<const Value*> params;
-    for (const Function* f : functions)
-        for (const Value* v : f->arguments())
-            if (std::none_of(params.begin(), params.end(), [&](const Value* p) { return p->name == v->name; })) params.push_back(v);
+    const std::vector<const Value*> params = arguments(*fn);
     std::vector<interp::Slot> slots(params.size());
     std::vector<bool> bound(params.size(), false);
     GlobalRegistration globals;

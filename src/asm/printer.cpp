@@ -620,8 +620,11 @@ private:
     void typed_operands(const Operation& op)
     {
         if (op.spelling.signature == SigStyle::InParens) {
-            out_ += "(" + inputs_text(op) + " : ";
-            type_list(op.operand_types);
+            out_ += "(" + inputs_text(op);
+            if (!op.spelling.untyped_parens) {
+                out_ += " : ";
+                type_list(op.operand_types);
+            }
             out_ += ")";
             if (!op.attributes.empty()) {
                 out_ += " ";

@@ -296,13 +296,62 @@ TEST(TextFrontendPipe, EverySpellingPrintsBackAndParsesToTheSameProgram)
         EXPECT_NE(preserved.find("attributes {pto.kernel_kind = #pto.kernel_kind<cube>}"), std::string::npos) << preserved;
         EXPECT_NE(preserved.find("(gm_slot_buffer = %own : !pto.ptr<f32>, c2v_consumer_buf = %c2v_buf : i32"), std::string::npos) << preserved;
     }
-    // A pop that sets its valid shape.
-    const ParseResult valid = parse_ok("func.func @v(%r: index, %c: index) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
-                                       "  %t = pto.tpop_from_aic(%r, %c : index, index) {split = 0} -> !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
-                                       "  return\n}\n",
-                                       "valid.pto");
-    const std::string printed = print(valid.module, Form::Preserve);
-    EXPECT_EQ(print(parse_ok(printed, "again.pto").module, Form::Preserve), printed);
+    // A pop that sets its valid shape, its counts untyped as the assembler writes them, or typed.
+    for (const std::string counts : {"(%r, %c)", "(%r, %c : index, index)"}) {
+        const std::string pop = "%t = pto.tpop_from_aic" + counts + " {split = 0} -> !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=?, "
+                                "v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+        const ParseResult valid =
+            parse_ok("func.func @v(%r: index, %c: index) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n  " + pop + "\n  return\n}\n", "valid.pto");
+        for (const Form form : {Form::Preserve, Form::SSA, Form::Asm, Form::Generic}) {
+            const std::string printed = print(valid.module, form);
+            EXPECT_EQ(print(parse_ok(printed, "again.pto").module, Form::Generic), print(valid.module, Form::Generic)) << printed;
+        }
+        EXPECT_NE(print(valid.module, Form::Preserve).find(pop), std::string::npos) << print(valid.module, Form::Preserve);
+    }
+}
+
+// A pop with valid counts receives that much of its part: 5 x 20 of each 16 x 32 tile.
+TEST(TextFrontendPipe, APopWithValidCountsReceivesThatRegion)
+{
+    const std::string vec = "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+    const std::string part = "!pto.partition_tensor_view<5x20xf32>";
+    const std::string whole = "!pto.partition_tensor_view<16x32xf32>";
+    const std::string consts = "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c5 = arith.constant 5 : index\n"
+                               "    %c16 = arith.constant 16 : index\n    %c20 = arith.constant 20 : index\n    %c32 = arith.constant 32 : index\n"
+                               "    %n = arith.constant 3 : index\n    %rows = arith.constant 48 : index\n    %none = arith.constant 0 : i32\n"
+                               "    %iv = pto.make_tensor_view %in, shape = [%rows, %c32], strides = [%c32, %c1] : " + kView + "\n"
+                               "    %ov = pto.make_tensor_view %out, shape = [%rows, %c32], strides = [%c32, %c1] : " + kView + "\n";
+    const std::string text =
+        "func.func @c(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + consts +
+        "    %buf = pto.import_reserved_buffer {name = \"c2v\", peer_func = @v} -> i32\n"
+        "    pto.aic_initialize_pipe {dir_mask = 1, slot_size = 2048}(c2v_consumer_buf = %buf : i32, v2c_consumer_buf = %none : i32)\n"
+        "    %m = pto.alloc_tile : " + kMat + "\n"
+        "    scf.for %i = %c0 to %n step %c1 {\n"
+        "      %r = arith.muli %i, %c16 : index\n"
+        "      %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView + " -> " + whole + "\n"
+        "      pto.tload ins(%src : " + whole + ") outs(%m : " + kMat + ")\n"
+        "      pto.tpush_to_aiv(%m : " + kMat + ") {split = 0}\n"
+        "    }\n    return\n}\n"
+        "func.func @v(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + consts +
+        "    %buf = pto.reserve_buffer {name = \"c2v\", size = 16384, location = #pto.address_space<vec>, auto = false, base = 0} -> i32\n"
+        "    pto.aiv_initialize_pipe {dir_mask = 1, slot_size = 2048}(c2v_consumer_buf = %buf : i32, v2c_consumer_buf = %none : i32)\n"
+        "    scf.for %i = %c0 to %n step %c1 {\n"
+        "      %t = pto.tpop_from_aic(%c5, %c20) {split = 0} -> " + vec + "\n"
+        "      %r = arith.muli %i, %c16 : index\n"
+        "      %dst = pto.partition_view %ov, offsets = [%r, %c0], sizes = [%c5, %c20] : " + kView + " -> " + part + "\n"
+        "      pto.tstore ins(%t : " + vec + ") outs(%dst : " + part + ")\n"
+        "      pto.tfree_from_aic {split = 0}\n"
+        "    }\n    return\n}\n";
+    const ParseResult parsed = parse_ok(text, "valid.pto");
+    for (const auto& d : verify(parsed.module, profile::Target::Cpu)) ADD_FAILURE() << d.format();
+    std::vector<float> in = random_vector<float>(48 * 32, 60), out(in.size(), -1.0f);
+    const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out)}, checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (int row = 0; row < 48; ++row)
+        for (int col = 0; col < 32; ++col) {
+            const bool received = row % 16 < 5 && col < 20;
+            ASSERT_EQ(out[row * 32 + col], received ? in[row * 32 + col] : -1.0f) << row << ", " << col;
+        }
 }
 
 // A valid C2V kernel to break one rule at a time.

@@ -1,6 +1,5 @@
 #include "asm/pipe_frontend.hpp"
 
-#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -109,10 +108,9 @@ private:
         });
         for (const Operation* op : reserves) check_reserve(*op, reserves.size());
         for (const Operation* op : imports) check_import(*op, imports.size());
-        if (inits.size() > 1)
-            for (std::size_t i = 1; i < inits.size(); ++i)
-                problem("STRUCT_PIPE_INIT", *inits[i], "a kernel function initializes one pipe, which its transfers use", "one initialize_pipe in @" + fn.name,
-                        std::to_string(inits.size()));
+        for (std::size_t i = 1; i < inits.size(); ++i)
+            problem("STRUCT_PIPE_INIT", *inits[i], "a kernel function initializes one pipe, which its transfers use",
+                    "one initialize_pipe in @" + fn.name, std::to_string(inits.size()));
         const Operation* init = inits.empty() ? nullptr : inits.front();
         std::optional<int64_t> dir_mask, slot_size;
         if (init) {
@@ -150,12 +148,14 @@ private:
         }
         if (dir_mask && !(*dir_mask & needs))
             problem("STRUCT_PIPE_INIT", op, "the function's pipe does not carry this transfer's direction",
-                    std::string(needs == 1 ? "C2V" : "V2C") + " (dir_mask " + (needs == 1 ? "1" : "2") + " or 3)", "dir_mask " + std::to_string(*dir_mask));
+                    std::string(needs == 1 ? "C2V" : "V2C") + " (dir_mask " + (needs == 1 ? "1" : "2") + " or 3)",
+                    "dir_mask " + std::to_string(*dir_mask));
     }
 
     void check_reserve(const Operation& op, std::size_t count)
     {
-        if (count > 1) problem("STRUCT_RESERVED_BUFFER", op, "a function reserves one consumer buffer", "one pto.reserve_buffer", std::to_string(count));
+        if (count > 1)
+            problem("STRUCT_RESERVED_BUFFER", op, "a function reserves one consumer buffer", "one pto.reserve_buffer", std::to_string(count));
         const Attribute* name = op.attribute("name");
         if (!name || !name->is(Attribute::Kind::String)) problem("STRUCT_ATTRIBUTE_VALUE", op, "attribute name", "a string", describe(name));
         integer(op, "size", 1, int64_t(1) << 30);
@@ -180,9 +180,11 @@ private:
         const Attribute* name = op.attribute("name");
         const Attribute* peer = op.attribute("peer_func");
         if (!name || !name->is(Attribute::Kind::String)) return problem("STRUCT_ATTRIBUTE_VALUE", op, "attribute name", "a string", describe(name));
-        if (!peer || !peer->is(Attribute::Kind::Symbol)) return problem("STRUCT_ATTRIBUTE_VALUE", op, "attribute peer_func", "@function", describe(peer));
+        if (!peer || !peer->is(Attribute::Kind::Symbol))
+            return problem("STRUCT_ATTRIBUTE_VALUE", op, "attribute peer_func", "@function", describe(peer));
         const Function* fn = module_.find_function(peer->text());
-        if (!fn) return problem("STRUCT_RESERVED_BUFFER", op, "the peer function of an imported buffer", "a function of this module", "@" + peer->text());
+        if (!fn)
+            return problem("STRUCT_RESERVED_BUFFER", op, "the peer function of an imported buffer", "a function of this module", "@" + peer->text());
         const Operation* found = nullptr;
         if (fn->body)
             walk(*fn->body, [&](const Operation& r) {
@@ -212,7 +214,8 @@ private:
                 const std::string want = direction == 1 ? "vec" : "mat";
                 if (consumer_here && location && location->enum_value() != want)
                     problem("STRUCT_RESERVED_BUFFER", *def,
-                            std::string("the ") + (direction == 1 ? "C2V" : "V2C") + " consumer's buffer lies in its " + (direction == 1 ? "UB" : "L1"),
+                            std::string("the ") + (direction == 1 ? "C2V" : "V2C") + " consumer's buffer lies in its " +
+                                (direction == 1 ? "UB" : "L1"),
                             "location = #pto.address_space<" + want + ">", location->enum_value());
                 const Attribute* size = def->attribute("size");
                 const int64_t needed = slot_size * frontend_slot_num(dir_mask);
@@ -276,13 +279,15 @@ private:
             if (users.size() == 1) {
                 if (inferred && *inferred != *users.begin())
                     return problem("STRUCT_PIPE_SPLIT", *init, "the two ends of a pipe disagree on splitting",
-                                   std::string("split ") + (*inferred ? "= 0" : "1 to 4") + " as at the peer", *users.begin() ? "split = 0" : "split 1 to 4");
+                                   std::string("split ") + (*inferred ? "= 0" : "1 to 4") + " as at the peer",
+                                   *users.begin() ? "split = 0" : "split 1 to 4");
                 inferred = *users.begin();
             }
             if (const std::optional<bool> s = explicit_nosplit_[init]) {
                 if (stated && *stated != *s)
                     return problem("STRUCT_PIPE_SPLIT", *init, "the two ends of a pipe disagree on nosplit",
-                                   std::string("nosplit = ") + (*stated ? "true" : "false") + " as at the peer", std::string("nosplit = ") + (*s ? "true" : "false"));
+                                   std::string("nosplit = ") + (*stated ? "true" : "false") + " as at the peer",
+                                   std::string("nosplit = ") + (*s ? "true" : "false"));
                 stated = s;
                 stated_by = init;
             }

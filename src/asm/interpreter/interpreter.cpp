@@ -99,7 +99,7 @@ bool runs_mixed(const Module& m, const Function& fn, std::vector<const Function*
     return found;
 }
 
-// The imports of `fn`'s body that name a buffer of `peer`.
+// Whether `fn` imports a buffer `peer` reserves.
 bool imports_from(const Function& fn, const Function& peer)
 {
     bool found = false;

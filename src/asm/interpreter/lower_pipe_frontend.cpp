@@ -83,8 +83,9 @@ void Lowerer::lower_pipe_frontend(const Operation& op, Body& body)
     const int rows = op.operands.size() == 2 ? slot(op.operands[0]) : -1, cols = rows >= 0 ? slot(op.operands[1]) : -1;
     const Module* module = &module_;
     body.steps.push_back({[=, where = &op](Frame& f) {
-                              f.slots[std::size_t(tile)].tile = proto;
-                              if (rows >= 0) set_valid_shape(f.slots[std::size_t(tile)].tile, f.slots[std::size_t(rows)].i, f.slots[std::size_t(cols)].i, *module, *where);
+                              engine::TileDesc& t = f.slots[std::size_t(tile)].tile;
+                              t = proto;
+                              if (rows >= 0) set_valid_shape(t, f.slots[std::size_t(rows)].i, f.slots[std::size_t(cols)].i, *module, *where);
                           },
                           &op});
     lower_tpop(tile, frontend_pipe_, split, body, op);

@@ -16,6 +16,8 @@ using G = GroupStyle;
 constexpr std::array<OperandSegment, 3> kTensorView{{{G::Positional, ""}, {G::AssignList, "shape"}, {G::AssignList, "strides"}}};
 constexpr std::array<OperandSegment, 3> kPartitionView{{{G::Positional, ""}, {G::AssignList, "offsets"}, {G::AssignList, "sizes"}}};
 constexpr std::array<OperandSegment, 3> kAllocTile{{{G::Assign, "addr"}, {G::Assign, "valid_row"}, {G::Assign, "valid_col"}}};
+constexpr std::array<OperandSegment, 3> kFrontendPipe{
+    {{G::Assign, "gm_slot_buffer"}, {G::Assign, "c2v_consumer_buf"}, {G::Assign, "v2c_consumer_buf"}}};
 constexpr std::array<OperandSegment, 3> kSubset{{{G::Positional, ""}, {G::Subscript, ""}, {G::KeywordList, "sizes", true}}};
 
 constexpr std::array<std::string_view, 3> kFlagArguments{"src_pipe", "dst_pipe", "event_id"};
@@ -42,6 +44,7 @@ std::span<const OperandSegment> operand_segments(std::string_view op_name)
     if (op_name == "pto.partition_view") return kPartitionView;
     if (op_name == "pto.alloc_tile") return kAllocTile;
     if (op_name == "pto.subset") return kSubset;
+    if (op_name == "pto.aic_initialize_pipe" || op_name == "pto.aiv_initialize_pipe") return kFrontendPipe;
     return {};
 }
 

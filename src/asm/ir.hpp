@@ -75,6 +75,7 @@ struct OpSpelling {
     bool bare_results = false;       // several result types after `->` without parentheses (`-> A, B`)
     uint8_t operands_before_arguments = 0;  // Trailing: operands written before the arguments (0: all)
     bool operands_in_arguments = false;     // Bracket: the operands close the argument list (`[#pto.pipe<..>, .., %eid]`)
+    bool untyped_parens = false;            // InParens without the types (`pto.tpop_from_aic(%rows, %cols) {split = 0}`)
     friend bool operator==(const OpSpelling&, const OpSpelling&) = default;
 };
 

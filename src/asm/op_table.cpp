@@ -151,6 +151,20 @@ const OpInfo kOtherOps[] = {
     other("pto.wait_flag_dev", OpClass::Pipe, 1, 1, kScalar),
     other("pto.set_intra_block", OpClass::Pipe, 2, 2, kScalar),
     other("pto.wait_intra_core", OpClass::Pipe, 2, 2, kScalar),
+    // The assembler's front-end spellings (pipe_frontend.hpp): one pipe per kernel function, which the
+    // transfers name by their direction; its consumer buffer reserved in one function, imported in its peer.
+    other("pto.aic_initialize_pipe", OpClass::Pipe, 2, 3, kAny),
+    other("pto.aiv_initialize_pipe", OpClass::Pipe, 2, 3, kAny),
+    other("pto.tpush_to_aiv", OpClass::Pipe, 1, 1, kTile),
+    other("pto.tpush_to_aic", OpClass::Pipe, 1, 1, kTile),
+    other("pto.tpop_from_aic", OpClass::Pipe, 0, 2, kScalar),
+    other("pto.tpop_from_aiv", OpClass::Pipe, 0, 2, kScalar),
+    other("pto.tfree_from_aic", OpClass::Pipe, 0, 0, kAny),
+    other("pto.tfree_from_aiv", OpClass::Pipe, 0, 0, kAny),
+    other("pto.reserve_buffer", OpClass::Pipe, 0, 0, kAny),
+    other("pto.import_reserved_buffer", OpClass::Pipe, 0, 0, kAny),
+    // SYNCALL: a barrier over the cores of a launch; the soft form counts in a workspace (%ws[, %used]).
+    other("pto.syncall", OpClass::Pipe, 0, 2, kPointerScalar),
     // Sections run their region on the cores of their kind: in a mixed launch the cube section on the
     // cube core, the vector section on the vector cores; a core of a plain launch plays both.
     other("pto.section.cube", OpClass::Section, 0, 0, kAny),

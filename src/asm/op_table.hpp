@@ -24,7 +24,7 @@ enum class OperandKind : uint8_t { Tile, View, Scalar, Pointer, Any };
 // stores); Cube: the cube micro-instructions (`pto.mad*`, `pto.mte_*`); Vector: the vector
 // micro-instructions (`pto.vlds`, `pto.vadd`, `pto.pset_b32`, ..., vector_form.hpp); Pipe: the tile
 // pipes and flags between a block's cube core and its vector cores (`pto.initialize_l2l_pipe`,
-// `pto.tpush`, `pto.set_cross_core`, ...).
+// `pto.tpush`, `pto.tpush_to_aiv`, `pto.set_cross_core`, ...) and SYNCALL's barrier over the launch.
 enum class OpClass : uint8_t { Arith, Control, View, Query, Sync, Section, Tile, Pointer, Cube, Vector, Pipe };
 
 struct OpInfo {

@@ -156,13 +156,18 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
     if (at(TokenKind::LParen) && tok(1).is(TokenKind::ValueId)) {
         take();
         WrittenOperands written;
-        if (!parse_operand_items(written, /*in_parens=*/true) || !expect(TokenKind::Colon, "':' and the operand types")) return false;
+        if (!parse_operand_items(written, /*in_parens=*/true)) return false;
         std::vector<Type> types;
+        op.spelling.signature = SigStyle::InParens;
+        if (accept(TokenKind::RParen)) {  // the values' own types (the assembler's `tpop_from_aic(%rows, %cols)`)
+            op.spelling.untyped_parens = true;
+            return finish_typed_operands(op, written, types, result_types, bound, loc);
+        }
+        if (!expect(TokenKind::Colon, "':' and the operand types or ')'")) return false;
         if (!parse_type_list(types) || !expect(TokenKind::RParen, "')' after the operand types")) return false;
         if (types.size() != written.values.size())
             return error(codes::kUnexpectedToken, loc, "one type per operand", std::to_string(written.values.size()),
                          std::to_string(types.size()));
-        op.spelling.signature = SigStyle::InParens;
         return finish_typed_operands(op, written, types, result_types, bound, loc);
     }
     if (!parse_attribute_arguments(op)) return false;

@@ -600,8 +600,11 @@ private:
     {
         OpForm form = choose_form(op);
         results(op);
-        out_ += name_in(op, form);
-        if (op.spelling.signature == SigStyle::InParens || op.spelling.signature == SigStyle::Typed) {
+        // The generic form keeps a keyed operand list in this spelling (its own has no keys), under the
+        // operation's full name whatever the source wrote.
+        const bool typed = op.spelling.signature == SigStyle::InParens || op.spelling.signature == SigStyle::Typed;
+        out_ += name_in(op, typed && form_ == Form::Generic ? OpForm::SSA : form);
+        if (typed) {
             typed_operands(op);
             return form;
         }
@@ -617,8 +620,11 @@ private:
     void typed_operands(const Operation& op)
     {
         if (op.spelling.signature == SigStyle::InParens) {
-            out_ += "(" + inputs_text(op) + " : ";
-            type_list(op.operand_types);
+            out_ += "(" + inputs_text(op);
+            if (!op.spelling.untyped_parens) {
+                out_ += " : ";
+                type_list(op.operand_types);
+            }
             out_ += ")";
             if (!op.attributes.empty()) {
                 out_ += " ";

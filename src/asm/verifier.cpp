@@ -14,7 +14,9 @@
 #include "asm/instruction_binding.hpp"
 #include "asm/op_table.hpp"
 #include "asm/operand_descriptors.hpp"
+#include "asm/pipe_frontend.hpp"
 #include "asm/printer.hpp"
+#include "asm/syncall_form.hpp"
 #include "asm/vector_form.hpp"
 
 namespace pto::as {
@@ -37,6 +39,9 @@ public:
             for (const Value* arg : f->arguments()) verify_tile_type(arg->loc, "@" + f->name, arg->type);
             verify_region(*f->body, visible, f.get(), nullptr);
         }
+        for (FrontendProblem& p : analyze_frontend_pipes(module_).problems)
+            sink_.error(p.code, p.loc, std::move(p.what), std::move(p.expected), std::move(p.actual),
+                        p.op ? (is_tile_instruction(p.op->name) ? isa_mnemonic(p.op->name) : p.op->name) : std::string());
         return sink_.take();
     }
 
@@ -239,6 +244,11 @@ private:
             }
         }
         if (op.name == "pto.mem_bar" || op.name == "pto.get_buf" || op.name == "pto.rls_buf") verify_buffer_sync(op);
+        if (op.name == "pto.syncall") {
+            std::vector<SyncallProblem> problems;
+            read_syncall(op, problems);
+            for (SyncallProblem& p : problems) error(p.code, op, std::move(p.what), std::move(p.expected), std::move(p.actual));
+        }
         if (op.name == "func.call") {
             const Attribute* callee = op.attribute("callee");
             if (!callee) error(codes::kMissingAttribute, op, "missing attribute", "callee", "none");

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <pto/common/numeric.hpp>
+
 #include "asm/array_io.hpp"
 #include "asm/cli/cli.hpp"
 #include "asm/parser.hpp"
@@ -266,6 +268,45 @@ TEST_F(Cli, FmtPrintsAnEquivalentProgram)
     EXPECT_NE(cli({"fmt", "--form", "dps", source}).out.find("pto.tadd ins("), std::string::npos);
     EXPECT_NE(cli({"fmt", "--form", "generic", source}).out.find("\"pto.tadd\"(%a_tile, %b_tile, %c_tile) <{operandSegmentSizes"),
               std::string::npos);
+}
+
+// A kernel split over a cube function and a vector function (the assembler's front-end pipe spellings)
+// runs from either function, with the arguments of both, and gives the lowered kernel's bits.
+TEST_F(Cli, RunsAKernelSplitOverTwoFunctions)
+{
+    HostArray q = zeros({'f', 2}, {128, 128}), k = zeros({'f', 2}, {64, 128});
+    std::mt19937 gen(21);
+    std::uniform_real_distribution<float> unit(-1, 1);
+    for (HostArray* a : {&q, &k})
+        for (std::size_t i = 0; i < a->elements(); ++i) reinterpret_cast<half*>(a->bytes.data())[i] = half(unit(gen));
+    write_npy(path("q.npy"), q);
+    write_npy(path("k.npy"), k);
+    std::vector<std::string> outputs;
+    for (const std::string& run : {std::string("attention_scores.pto"), std::string("attention_scores_frontend.pto:attention_scores_vector"),
+                                   std::string("attention_scores_frontend.pto:attention_scores_cube")}) {
+        const std::size_t colon = run.find(':');
+        std::vector<std::string> args = {"run", example(run.substr(0, colon)), "--check", "--blocks", "2", "--arg", "q=" + path("q.npy"), "--arg",
+                                         "k=" + path("k.npy"), "--arg", "p=f32:128x64", "--arg", "fifo=f32:65536", "--arg", "rows=128",
+                                         "--out", "p=" + path("p.npy")};
+        if (colon != std::string::npos) args.insert(args.end(), {"--entry", run.substr(colon + 1)});
+        const Outcome o = cli(args);
+        ASSERT_EQ(o.status, 0) << run << ": " << o.err;
+        const HostArray p = read_npy(path("p.npy"));
+        outputs.emplace_back(reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size());
+    }
+    EXPECT_EQ(outputs[1], outputs[0]);
+    EXPECT_EQ(outputs[2], outputs[0]);
+    // The peer's own arguments are bound and checked as the entry's.
+    const std::string pair = write("pair.pto", "func.func @c(%a: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n  return\n}\n"
+                                               "func.func @v(%b: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n  return\n}\n");
+    EXPECT_EQ(cli({"run", pair, "--arg", "a=f32:8", "--arg", "b=f32:8"}).status, 0);
+    const Outcome wrong = cli({"run", pair, "--arg", "a=f32:8", "--arg", "b=f16:8"});
+    EXPECT_EQ(wrong.status, 1);
+    EXPECT_NE(wrong.err.find("pair.pto:4:14: error[RUN_ARG_DTYPE]: array for %b"), std::string::npos) << wrong.err;
+    const Outcome missing = cli({"run", pair, "--entry", "v", "--arg", "b=f32:8"});
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_NE(missing.err.find("error[RUN_ARG_MISSING]"), std::string::npos) << missing.err;
+    EXPECT_NE(missing.err.find("%a"), std::string::npos) << missing.err;
 }
 
 TEST_F(Cli, RunErrorCases)

@@ -224,6 +224,39 @@ TEST(Examples, AttentionScoresMixedKernelMatchesTheCppKernel)
     for (std::size_t i = 0; i < text.size(); ++i) ASSERT_EQ(text[i], cpp[i]) << i;
 }
 
+// The same kernel in the assembler's front-end spellings (examples/pto/attention_scores_frontend.pto: a
+// cube function and a vector function, a pipe of 8 slots) gives the lowered spellings' bits.
+TEST(Examples, AttentionScoresInTheFrontEndSpellingsGivesTheLoweredKernelsBits)
+{
+    using namespace attention_scores;
+    const int rows = 9 * kRows;  // more bands per block than slots
+    const uint32_t blocks = 2;
+    std::vector<half> q(std::size_t(rows) * kDim), k(std::size_t(kKeys) * kDim);
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    for (auto& x : q) x = half(unit(rng));
+    for (auto& x : k) x = half(unit(rng));
+    std::vector<std::vector<float>> results;
+    for (const char* name : {"attention_scores.pto", "attention_scores_frontend.pto"}) {
+        SCOPED_TRACE(name);
+        const ParseResult parsed = parse_ok(read_text(example_path(name)), name);
+        EXPECT_TRUE(verify(parsed.module, profile::Target::Cpu).empty());
+        std::vector<float> p(std::size_t(rows) * kKeys, -1.0f), fifo(blocks * 8 * 64 * 64);
+        RunOptions options = checked_run();
+        options.blocks = blocks;
+        const RunResult r =
+            run(parsed.module, {array_arg("q", q), array_arg("k", k), array_arg("p", p), array_arg("fifo", fifo), scalar_arg("rows", rows)}, options);
+        ASSERT_TRUE(r.ok()) << format_all(r);
+        results.push_back(std::move(p));
+    }
+    for (std::size_t i = 0; i < results[0].size(); ++i) ASSERT_EQ(results[1][i], results[0][i]) << i;
+    for (int row = 0; row < rows; ++row) {  // each row a distribution
+        double sum = 0;
+        for (int c = 0; c < kKeys; ++c) sum += results[1][std::size_t(row) * kKeys + c];
+        ASSERT_NEAR(sum, 1.0, 1e-5) << "row " << row;
+    }
+}
+
 TEST(Examples, FlashAttentionMatchesTheCppKernelAndTheReference) { expect_flash_attention(false); }
 TEST(Examples, CausalFlashAttentionMatchesTheCppKernelAndTheReference) { expect_flash_attention(true); }
 

@@ -118,7 +118,7 @@ int command_run(const std::string& path, const std::string& entry, profile::Targ
         report(err, codes::kUnknownEntry, "no entry function @" + entry + " — expected one of " + (names.empty() ? "(none)" : names) + ", got @" + entry);
         return kFailed;
     }
-    const std::vector<const Value*> params = fn->arguments();
+    const std::vector<const Value*> params = interpreter.arguments(*fn);
 
     std::map<std::string, HostArray> arrays;  // stable storage of the bound arrays
     std::vector<ArgumentBinding> bindings;

@@ -8,6 +8,7 @@
 #include "asm/interpreter/program.hpp"
 #include "asm/interpreter/scalar.hpp"
 #include "asm/op_table.hpp"
+#include "asm/pipe_frontend.hpp"
 
 namespace pto::as {
 
@@ -42,10 +43,12 @@ private:
     std::vector<const void*> bases_;
 };
 
+// What every core of a launch runs: each function on its arguments, in order (a kernel function of
+// one kind only on the cores of its kind); the results are the first one's.
 struct LaunchContext {
     const interp::Program* program;
-    const interp::CompiledFunction* fn;
-    const std::vector<interp::Slot>* args;
+    std::vector<const interp::CompiledFunction*> functions;
+    std::vector<std::vector<interp::Slot>> args;
     std::vector<interp::Slot> results;
 };
 
@@ -79,16 +82,63 @@ const Function* Interpreter::entry_function(std::string_view entry) const
 
 namespace {
 
-// Whether `fn` has a cube or vector section anywhere in its body.
-bool has_sections(const Function& fn)
+// Whether `fn` imports a buffer `peer` reserves.
+bool imports_from(const Function& fn, const Function& peer)
 {
     bool found = false;
     if (fn.body)
-        walk(*fn.body, [&](const Operation& op) { found = found || op.name == "pto.section.cube" || op.name == "pto.section.vector"; });
+        walk(*fn.body, [&](const Operation& op) {
+            const Attribute* a = op.name == "pto.import_reserved_buffer" ? op.attribute("peer_func") : nullptr;
+            found = found || (a && a->text() == peer.name);
+        });
+    return found;
+}
+
+// A mixed kernel split over two functions: the entry and its peers, the functions of the other kind
+// it imports a buffer from or that import one from it; with no such link, the module's one function
+// of the other kind. Any other entry runs alone.
+std::vector<const Function*> kernel_functions(const Module& m, const Function& entry)
+{
+    std::vector<const Function*> out{&entry};
+    const std::optional<KernelKind> kind = kernel_kind(entry);
+    if (!kind) return out;
+    std::vector<const Function*> others;
+    for (const auto& f : m.functions)
+        if (const auto k = kernel_kind(*f); k && *k != *kind) others.push_back(f.get());
+    for (const Function* f : others)
+        if (imports_from(entry, *f) || imports_from(*f, entry)) out.push_back(f);
+    if (out.size() == 1 && others.size() == 1) out.push_back(others.front());
+    return out;
+}
+
+// Whether `fn` is a mixed kernel: a kernel function with a peer of the other kind, or one with a cube
+// or vector section anywhere in its body or in a function it calls. A kernel function alone (a vector
+// kernel with no cube function) runs as the device runs it: each block on one core.
+bool runs_mixed(const Module& m, const Function& fn, std::vector<const Function*>& seen)
+{
+    if (std::find(seen.begin(), seen.end(), &fn) != seen.end()) return false;
+    seen.push_back(&fn);
+    if (kernel_kind(fn) && kernel_functions(m, fn).size() > 1) return true;
+    bool found = false;
+    if (fn.body)
+        walk(*fn.body, [&](const Operation& op) {
+            if (op.name == "pto.section.cube" || op.name == "pto.section.vector") found = true;
+            if (const Attribute* callee = op.name == "func.call" ? op.attribute("callee") : nullptr)
+                if (const Function* g = m.find_function(callee->text())) found = found || runs_mixed(m, *g, seen);
+        });
     return found;
 }
 
 }  // namespace
+
+std::vector<const Value*> Interpreter::arguments(const Function& entry) const
+{
+    std::vector<const Value*> params;
+    for (const Function* f : kernel_functions(module_, entry))
+        for (const Value* v : f->arguments())
+            if (std::none_of(params.begin(), params.end(), [&](const Value* p) { return p->name == v->name; })) params.push_back(v);
+    return params;
+}
 
 RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOptions& options) const
 {
@@ -106,10 +156,9 @@ RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOp
                                                     options.entry.empty() ? "an empty module" : "@" + options.entry));
         return result;
     }
-    const interp::CompiledFunction* compiled = program_->find(fn->name);
-
     // Bind every argument by name, reporting all the problems at once.
-    const std::vector<const Value*> params = fn->arguments();
+    const std::vector<const Function*> functions = kernel_functions(module_, *fn);
+    const std::vector<const Value*> params = arguments(*fn);
     std::vector<interp::Slot> slots(params.size());
     std::vector<bool> bound(params.size(), false);
     GlobalRegistration globals;
@@ -167,18 +216,28 @@ RunResult Interpreter::run(const std::vector<ArgumentBinding>& args, const RunOp
     runtime::set_checked(options.checked);
     runtime::set_schedule(options.schedule);
     try {
-        LaunchContext ctx{program_.get(), compiled, &slots, {}};
+        LaunchContext ctx{program_.get(), {}, {}, {}};
+        for (const Function* f : functions) {
+            ctx.functions.push_back(program_->find(f->name));
+            std::vector<interp::Slot>& args_of_f = ctx.args.emplace_back();
+            for (const Value* v : f->arguments())
+                args_of_f.push_back(slots[std::size_t(std::find_if(params.begin(), params.end(), [&](const Value* p) { return p->name == v->name; }) -
+                                                      params.begin())]);
+        }
         // Every block, the only one too, runs the entry on a core of its own with fresh memories, so
         // that nothing one run left in UB is read by the next; the scalar results are block 0's (its
-        // cube core's). An entry with cube and vector sections is a mixed kernel: each block runs it on
-        // a cube core and two vector cores at once, each running the sections of its kind.
+        // cube core's). A mixed kernel (cube and vector sections, or kernel functions of either kind)
+        // runs on a cube core and two vector cores per block at once, each running what is of its kind.
         const auto body = [](void* p, uint32_t block) {
             auto* c = static_cast<LaunchContext*>(p);
-            std::vector<interp::Slot> results = interp::call(*c->program, *c->fn, *c->args);
-            if (block == 0 && runtime::core_kind() != runtime::CoreKind::Vector) c->results = std::move(results);
+            for (std::size_t i = 0; i < c->functions.size(); ++i) {
+                std::vector<interp::Slot> results = interp::call(*c->program, *c->functions[i], c->args[i]);
+                if (i == 0 && block == 0 && runtime::core_kind() != runtime::CoreKind::Vector) c->results = std::move(results);
+            }
         };
         const uint32_t blocks = std::max<uint32_t>(options.blocks, 1);
-        if (has_sections(*fn)) {
+        std::vector<const Function*> seen;
+        if (runs_mixed(module_, *fn, seen)) {
             runtime::launch_mixed(blocks, body, &ctx);
         } else {
             runtime::launch(blocks, body, &ctx);

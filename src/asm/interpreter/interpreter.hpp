@@ -63,6 +63,9 @@ public:
 
     // The function `entry` names (or the default entry), or null.
     const Function* entry_function(std::string_view entry) const;
+    // The arguments a run of `entry` binds by name: its own, and those of the peer a kernel split over
+    // a cube and a vector function runs with (a name both have once).
+    std::vector<const Value*> arguments(const Function& entry) const;
 
 private:
     const Module& module_;

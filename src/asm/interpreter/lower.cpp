@@ -135,12 +135,28 @@ void Lowerer::lower_function(CompiledFunction& fn)
     slots_.clear();
     next_slot_ = 0;
     sites_ = 0;
+    frontend_pipe_ = -1;
     const Block* entry = fn.source->entry_block();
     if (!entry) {
         program_.bodies.push_back(std::make_unique<Body>());
         fn.body = program_.bodies.back().get();
     } else {
         fn.body = lower_block(*entry);
+    }
+    // A kernel function of one kind runs its body as a section of that kind: on the cores of its kind
+    // only (a core of a plain launch plays both).
+    if (const std::optional<KernelKind> kind = kernel_kind(*fn.source)) {
+        const Body* inner = fn.body;
+        const runtime::CoreKind skipped = *kind == KernelKind::Cube ? runtime::CoreKind::Vector : runtime::CoreKind::Cube;
+        program_.bodies.push_back(std::make_unique<Body>());
+        Body* outer = program_.bodies.back().get();
+        outer->arguments = inner->arguments;
+        outer->terminator = inner->terminator;
+        outer->steps.push_back({[inner, skipped](Frame& f) {
+                                    if (runtime::core_kind() != skipped) run_body(*inner, f);
+                                },
+                                nullptr});
+        fn.body = outer;
     }
     fn.slot_count = next_slot_;
     fn.storage_sites = sites_;
@@ -162,8 +178,16 @@ std::unique_ptr<Program> lower(const Module& module)
         program->functions.push_back(std::make_unique<CompiledFunction>());
         program->functions.back()->source = f.get();
     }
+    // The front-end pipes are lowered as the assembler resolves them, which a broken rule prevents.
+    const FrontendPipes frontend = analyze_frontend_pipes(module);
+    if (!frontend.problems.empty()) {
+        const FrontendProblem& p = frontend.problems.front();
+        throw SimError({std::string(p.code), p.op ? p.op->name : "", "", p.what, p.expected, p.actual, format_location(module.filename, p.loc)});
+    }
     Lowerer lowerer(*program, module);
+    lowerer.frontend_ = &frontend;
     for (const auto& f : program->functions) lowerer.lower_function(*f);
+    lowerer.frontend_ = nullptr;
     return program;
 }
 

@@ -44,6 +44,16 @@ void require_event_id(int64_t id, const char* operand)
 
 }  // namespace
 
+void set_valid_shape(engine::TileDesc& tile, int64_t rows, int64_t cols, const Module& module, const Operation& op)
+{
+    if (rows < 0 || rows > tile.rows || cols < 0 || cols > tile.cols)
+        throw SimError({std::string(codes::kValidShape), op.name, "", "valid shape outside the tile",
+                        "within " + std::to_string(tile.rows) + "x" + std::to_string(tile.cols),
+                        std::to_string(rows) + "x" + std::to_string(cols), location_of(module, op)});
+    tile.valid_rows = int32_t(rows);
+    tile.valid_cols = int32_t(cols);
+}
+
 void Lowerer::lower_view(const Operation& op, Body& body)
 {
     auto add = [&](std::function<void(Frame&)> fn) { body.steps.push_back({std::move(fn), &op}); };
@@ -144,16 +154,7 @@ void Lowerer::lower_view(const Operation& op, Body& body)
 
     if (op.name == "pto.set_validshape") {
         const int t = slot(op.operands.at(0)), r = slot(op.operands.at(1)), c = slot(op.operands.at(2));
-        return add([=](Frame& f) {
-            engine::TileDesc& tile = f.slots[t].tile;
-            const int64_t rows = f.slots[r].i, cols = f.slots[c].i;
-            if (rows < 0 || rows > tile.rows || cols < 0 || cols > tile.cols)
-                throw SimError({std::string(codes::kValidShape), "pto.set_validshape", "", "valid shape outside the tile",
-                                "within " + std::to_string(tile.rows) + "x" + std::to_string(tile.cols),
-                                std::to_string(rows) + "x" + std::to_string(cols), location_of(*module, *where)});
-            tile.valid_rows = int32_t(rows);
-            tile.valid_cols = int32_t(cols);
-        });
+        return add([=](Frame& f) { set_valid_shape(f.slots[t].tile, f.slots[r].i, f.slots[c].i, *module, *where); });
     }
 
     if (op.name == "pto.treshape") {

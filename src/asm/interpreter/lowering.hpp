@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <pto/common/fifo.hpp>
+#include <pto/engine/ops/tile_pipe.hpp>
 #include <pto/runtime/diagnostic.hpp>
 
 #include "asm/cube_form.hpp"
@@ -16,6 +18,7 @@
 #include "asm/ir.hpp"
 #include "asm/vector_form.hpp"
 #include "asm/op_table.hpp"
+#include "asm/pipe_frontend.hpp"
 
 namespace pto::as::interp {
 
@@ -67,8 +70,22 @@ public:
     void lower_pointer(const Operation& op, Body& body);
     void lower_cube(const Operation& op, Body& body);
     void lower_vector(const Operation& op, Body& body);
-    // The tile pipes between a block's cube core and its vector cores (lower_pipe.cpp).
+    // The tile pipes between a block's cube core and its vector cores (lower_pipe.cpp), in the
+    // assembler's front-end spellings (lower_pipe_frontend.cpp), and SYNCALL (lower_syncall.cpp).
     void lower_pipe(const Operation& op, Body& body);
+    void lower_pipe_frontend(const Operation& op, Body& body);
+    void lower_syncall(const Operation& op, Body& body);
+    // The steps both pipe spellings share: a handle in slot `result`, a push, a pop into `tile`, a free.
+    struct PipeInit {
+        engine::PipeDesc desc;
+        int gm = -1, local = -1, peer_local = -1;  // slots: the global slots, the consumer buffers
+        uint32_t local_slots = 1;
+    };
+    void lower_pipe_init(const PipeInit& init, int result, Body& body, const Operation& op);
+    void lower_tpush(int tile, int pipe, TileSplitAxis split, Body& body, const Operation& op);
+    void lower_tpop(int tile, int pipe, TileSplitAxis split, Body& body, const Operation& op);
+    void lower_tfree(int pipe, Body& body, const Operation& op);
+    TileSplitAxis split_of(const Operation& op) const;
     void lower_vector_memory(const Operation& op, const VectorForm& form, Body& body);
     // The vector operations on UB through pointers (sorts, transpose) and pto.get_vms4_sr.
     void lower_vector_ub(const Operation& op, const VectorForm& form, const std::vector<int>& in, const std::vector<int>& out, Body& body);
@@ -79,6 +96,12 @@ public:
     Program& program_;
     const Module& module_;
 
+    // What the assembler decides about the front-end pipes (pipe_frontend.hpp), and the slot of the
+    // pipe handle the function being lowered initialized (-1 before its initialization).
+    const FrontendPipes* frontend_ = nullptr;
+    int frontend_pipe_ = -1;
+    int new_slot() { return next_slot_++; }
+
 private:
     std::unordered_map<const Value*, int> slots_;
     int next_slot_ = 0;
@@ -87,5 +110,7 @@ private:
 
 // Diagnostics raised while running carry the location of the step that raised them.
 std::string location_of(const Module& module, const Operation& op);
+// Gives `tile` a valid region of rows x cols (pto.set_validshape); RUN_VALID_SHAPE unless it lies in the tile.
+void set_valid_shape(engine::TileDesc& tile, int64_t rows, int64_t cols, const Module& module, const Operation& op);
 
 }  // namespace pto::as::interp

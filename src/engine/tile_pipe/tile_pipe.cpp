@@ -198,9 +198,11 @@ Channel& channel_of(const PipeDesc& pipe, Flow flow, const char* instr)
     return c;
 }
 
-std::byte* slot_base(const PipeDesc& pipe, Channel& c, uint32_t index)
+// A pipe of both directions in global slots keeps its V2C ring after its C2V ring, as the device's TPipe.
+std::byte* slot_base(const PipeDesc& pipe, Channel& c, Flow flow, uint32_t index)
 {
     std::byte* base = pipe.gm_slots ? pipe.gm_slots : c.own_storage.data();
+    if (pipe.gm_slots && flow == Flow::V2C && carries(pipe, Flow::C2V)) base += size_t(c.slot_num) * c.slot_size;
     return base + size_t(index % c.slot_num) * c.slot_size;
 }
 
@@ -403,7 +405,7 @@ void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const Tile
         auto lock = runtime::cross_core_lock();
         Channel& c = acquire(pipe, flow, index, part, "TPUSH", lock);
         require_slot_room(c, layout, pipe, flow, "TPUSH");
-        slot = slot_base(pipe, c, index);
+        slot = slot_base(pipe, c, flow, index);
     }
     const Window w = window_of(split, part, layout);
     const GlobalDesc view = slot_view(slot, layout, w, slot_dtype);
@@ -425,7 +427,7 @@ void tpop(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileD
     const SlotLayout layout = wait_filled(pipe, flow, index, "TPOP", c);
     const Window w = window_of(split, part, layout);
     require_fits(w, layout, dst.valid_rows, dst.valid_cols, (dtype_bits(dst.dtype) + 7) / 8, "tile", index, pipe, flow);
-    tload(dst, slot_view(slot_base(pipe, *c, index), layout, w, dst.dtype));
+    tload(dst, slot_view(slot_base(pipe, *c, flow, index), layout, w, dst.dtype));
     release(pipe, flow, index, part, "TPOP");
 }
 
@@ -436,11 +438,11 @@ std::byte* talloc(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int
     const Part part = producer_part(flow, split, "TALLOC");
     const SlotLayout layout = layout_from_part(split, part, part_rows, part_cols, part_cols, element_bytes);
     auto lock = runtime::cross_core_lock();
-    if (!part.active) return slot_base(pipe, channel_of(pipe, flow, "TALLOC"), index);  // a view, nothing reserved
+    if (!part.active) return slot_base(pipe, channel_of(pipe, flow, "TALLOC"), flow, index);  // a view, nothing reserved
     Channel& c = acquire(pipe, flow, index, part, "TALLOC", lock);
     require_slot_room(c, layout, pipe, flow, "TALLOC");
     const Window w = window_of(split, part, layout);
-    return slot_base(pipe, c, index) + (w.row * layout.row_stride + w.col) * element_bytes;
+    return slot_base(pipe, c, flow, index) + (w.row * layout.row_stride + w.col) * element_bytes;
 }
 
 void tpush_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64_t part_rows, int64_t part_cols, int element_bytes)
@@ -461,7 +463,7 @@ std::byte* tpop_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, 
     const SlotLayout layout = wait_filled(pipe, flow, index, "TPOP", c);
     const Window w = window_of(split, part, layout);
     require_fits(w, layout, part_rows, part_cols, element_bytes, "gmTensor", index, pipe, flow);
-    return slot_base(pipe, *c, index) + (w.row * layout.row_stride + w.col) * element_bytes;
+    return slot_base(pipe, *c, flow, index) + (w.row * layout.row_stride + w.col) * element_bytes;
 }
 
 void tfree_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split)

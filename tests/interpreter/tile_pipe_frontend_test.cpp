@@ -1,0 +1,444 @@
+// The assembler's front-end pipe spellings: a mixed kernel split over a cube function and a vector
+// function (`pto.kernel_kind`), each initializing its one pipe (`pto.aic_initialize_pipe` /
+// `pto.aiv_initialize_pipe`) over a consumer buffer one of them reserves (`pto.reserve_buffer`) and the
+// other imports (`pto.import_reserved_buffer`), moving tiles with `pto.tpush_to_aiv` / `pto.tpop_from_aic`
+// / `pto.tfree_from_aic` and the other direction's spellings. Every direction and split, global slots
+// or the pipe's own, more tiles than slots, against a C++ reference and against the same kernel in
+// the lowered spellings; each spelling prints back and parses to the same program; every rule the
+// assembler enforces before running is its STRUCT_* code, in the verifier and in a run.
+#include <string>
+#include <vector>
+
+#include "asm/printer.hpp"
+#include "asm/verifier.hpp"
+#include "support.hpp"
+
+namespace pto::as::testing {
+namespace {
+
+constexpr int kRows = 16, kCols = 32, kTiles = 11, kBlocks = 2;  // 11 tiles: the ring of 8 (or 4) slots wraps
+constexpr int kSlotFloats = 4096;                                // each block's global slots: 16 KB
+
+struct Variant {
+    int dir = 1;  // 1 C2V, 2 V2C, 3 both (V2C, then back C2V)
+    int split = 1;
+    bool global_slots = true;
+};
+
+std::string name_of(const Variant& v)
+{
+    return "dir_mask " + std::to_string(v.dir) + ", split " + std::to_string(v.split) + (v.global_slots ? ", global slots" : ", own slots");
+}
+
+// Whole tiles go to both vector cores without a split (the pipe is no-split then): each writes its copy.
+int copies(const Variant& v) { return v.split == 0 && v.dir != 2 ? 2 : 1; }
+
+const std::string kMat = "!pto.tile_buf<loc=mat, dtype=f32, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+const std::string kView = "!pto.tensor_view<?x?xf32>";
+
+std::string vec_part(const Variant& v)
+{
+    const int rows = v.split == 1 ? kRows / 2 : kRows, cols = v.split == 2 ? kCols / 2 : kCols;
+    return "!pto.tile_buf<vec, " + std::to_string(rows) + "x" + std::to_string(cols) + "xf32>";
+}
+
+std::string part_view(const Variant& v)
+{
+    const int rows = v.split == 1 ? kRows / 2 : kRows, cols = v.split == 2 ? kCols / 2 : kCols;
+    return "!pto.partition_tensor_view<" + std::to_string(rows) + "x" + std::to_string(cols) + "xf32>";
+}
+
+// Constants, the views of in ([kTiles * 16, 32]) and out ([blocks][copies][kTiles * 16][32]), and this
+// core's part of a tile: its rows %dr and columns %dc from %prs x %pcs, and its copy %copy.
+std::string prologue(const Variant& v)
+{
+    const int rows = v.split == 1 ? kRows / 2 : kRows, cols = v.split == 2 ? kCols / 2 : kCols;
+    return "    %c0 = arith.constant 0 : index\n"
+           "    %c1 = arith.constant 1 : index\n"
+           "    %c16 = arith.constant 16 : index\n"
+           "    %c32 = arith.constant 32 : index\n"
+           "    %ntiles = arith.constant " + std::to_string(kTiles) + " : index\n"
+           "    %in_rows = arith.constant " + std::to_string(kTiles * kRows) + " : index\n"
+           "    %out_rows = arith.constant " + std::to_string(kBlocks * copies(v) * kTiles * kRows) + " : index\n"
+           "    %copy_rows = arith.constant " + std::to_string(kTiles * kRows) + " : index\n"
+           "    %ncopies = arith.constant " + std::to_string(copies(v)) + " : index\n"
+           "    %two = arith.constant 2.0 : f32\n"
+           "    %zero = arith.constant 0 : i32\n"
+           "    %b64 = pto.get_block_idx\n"
+           "    %b = arith.index_cast %b64 : i64 to index\n"
+           "    %sub64 = pto.get_subblock_idx\n"
+           "    %sub = arith.index_cast %sub64 : i64 to index\n"
+           "    %iv = pto.make_tensor_view %in, shape = [%in_rows, %c32], strides = [%c32, %c1] : " + kView + "\n"
+           "    %ov = pto.make_tensor_view %out, shape = [%out_rows, %c32], strides = [%c32, %c1] : " + kView + "\n"
+           "    %slots_at = arith.constant " + std::to_string(kSlotFloats) + " : index\n"
+           "    %slots_off = arith.muli %b, %slots_at : index\n"
+           "    %own = pto.addptr %fifo, %slots_off : !pto.ptr<f32> -> !pto.ptr<f32>\n"
+           "    %prow = arith.constant " + std::to_string(v.split == 1 ? rows : 0) + " : index\n"
+           "    %pcol = arith.constant " + std::to_string(v.split == 2 ? cols : 0) + " : index\n"
+           "    %dr = arith.muli %sub, %prow : index\n"
+           "    %dc = arith.muli %sub, %pcol : index\n"
+           "    %prs = arith.constant " + std::to_string(rows) + " : index\n"
+           "    %pcs = arith.constant " + std::to_string(cols) + " : index\n"
+           "    %copy_is_sub = arith.constant " + std::to_string(copies(v) == 2 ? 1 : 0) + " : index\n"
+           "    %copy = arith.muli %sub, %copy_is_sub : index\n"
+           "    %bc0 = arith.muli %b, %ncopies : index\n"
+           "    %bc = arith.addi %bc0, %copy : index\n"
+           "    %out_base = arith.muli %bc, %copy_rows : index\n";
+}
+
+// The vector core's part of tile %i of in, times two, in %d.
+std::string load_doubled_part(const Variant& v)
+{
+    return "        %r0 = arith.muli %i, %c16 : index\n"
+           "        %r = arith.addi %r0, %dr : index\n"
+           "        %src = pto.partition_view %iv, offsets = [%r, %dc], sizes = [%prs, %pcs] : " + kView + " -> " + part_view(v) + "\n"
+           "        pto.tload ins(%src : " + part_view(v) + ") outs(%l : " + vec_part(v) + ")\n"
+           "        pto.tmuls ins(%l, %two : " + vec_part(v) + ", f32) outs(%d : " + vec_part(v) + ")\n";
+}
+
+// The vector core's part %t of tile %i (doubled first when `doubled` is false), stored in its copy of out.
+std::string store_part(const Variant& v, const std::string& t, bool doubled)
+{
+    std::string s = doubled ? "" : "        pto.tmuls ins(" + t + ", %two : " + vec_part(v) + ", f32) outs(%d : " + vec_part(v) + ")\n";
+    return s + "        %w0 = arith.muli %i, %c16 : index\n"
+               "        %w1 = arith.addi %w0, %dr : index\n"
+               "        %w = arith.addi %w1, %out_base : index\n"
+               "        %dst = pto.partition_view %ov, offsets = [%w, %dc], sizes = [%prs, %pcs] : " + kView + " -> " + part_view(v) + "\n"
+               "        pto.tstore ins(" + (doubled ? t : std::string("%d")) + " : " + vec_part(v) + ") outs(%dst : " + part_view(v) + ")\n";
+}
+
+// The cube's whole tile %m stored at tile %i of its block's out.
+std::string store_whole()
+{
+    const std::string whole = "!pto.partition_tensor_view<16x32xf32>";
+    return "        %w0 = arith.muli %i, %c16 : index\n"
+           "        %w = arith.addi %w0, %out_base : index\n"
+           "        %dst = pto.partition_view %ov, offsets = [%w, %c0], sizes = [%c16, %c32] : " + kView + " -> " + whole + "\n"
+           "        pto.tstore ins(%m : " + kMat + ") outs(%dst : " + whole + ")\n";
+}
+
+// The kernel in the front-end spellings: cube_k and vector_k, the C2V consumer buffer reserved by the
+// vector function (placed by the simulator), the V2C one by the cube function (at L1 byte 65536).
+std::string frontend_program(const Variant& v)
+{
+    const std::string split = "{split = " + std::to_string(v.split) + "}";
+    const int slot_num = v.dir == 3 ? 4 : 8;
+    const std::string size = std::to_string(slot_num * 2048);
+    const bool c2v = v.dir & 1, v2c = v.dir & 2;
+    const std::string attrs = "{dir_mask = " + std::to_string(v.dir) + ", slot_size = 2048}";
+    const std::string gm = v.global_slots ? "gm_slot_buffer = %own : !pto.ptr<f32>, " : "";
+    const std::string cube_buffers = "(" + gm + "c2v_consumer_buf = " + (c2v ? "%c2v_buf" : "%zero") + " : i32, v2c_consumer_buf = " +
+                                     (v2c ? "%v2c_buf" : "%zero") + " : i32)";
+    const std::string cube_body =
+        std::string(c2v ? "    %c2v_buf = pto.import_reserved_buffer {name = \"c2v_fifo\", peer_func = @vector_k} -> i32\n" : "") +
+        (v2c ? "    %v2c_buf = pto.reserve_buffer {name = \"v2c_fifo\", size = " + size +
+                   ", location = #pto.address_space<mat>, auto = false, base = 65536} -> i32\n"
+             : "") +
+        "    pto.aic_initialize_pipe " + attrs + "\n      " + cube_buffers + "\n" +
+        "    scf.for %i = %c0 to %ntiles step %c1 {\n" +
+        (v.dir == 1 ? "      %m = pto.alloc_tile : " + kMat + "\n"
+                      "        %r = arith.muli %i, %c16 : index\n"
+                      "        %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView +
+                          " -> !pto.partition_tensor_view<16x32xf32>\n"
+                      "        pto.tload ins(%src : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + kMat + ")\n"
+                      "        pto.tpush_to_aiv(%m : " + kMat + ") " + split + "\n"
+                    : "        %m = pto.tpop_from_aiv " + split + " -> " + kMat + "\n" +
+                          (v.dir == 2 ? store_whole() : "        pto.tpush_to_aiv(%m : " + kMat + ") " + split + "\n") +
+                          "        pto.tfree_from_aiv " + split + "\n") +
+        "    }\n";
+    const std::string vector_buffers = "(" + gm + "c2v_consumer_buf = " + (c2v ? "%c2v_buf" : "%zero") + " : i32, v2c_consumer_buf = " +
+                                       (v2c ? "%v2c_buf" : "%zero") + " : i32)";
+    const std::string vector_body =
+        std::string(c2v ? "    %c2v_buf = pto.reserve_buffer {name = \"c2v_fifo\", size = " + size +
+                              ", location = #pto.address_space<vec>, auto = true} -> i32\n"
+                        : "") +
+        (v2c ? "    %v2c_buf = pto.import_reserved_buffer {name = \"v2c_fifo\", peer_func = @cube_k} -> i32\n" : "") +
+        "    pto.aiv_initialize_pipe " + attrs + "\n      " + vector_buffers + "\n" +
+        "    %l = pto.alloc_tile : " + vec_part(v) + "\n"
+        "    %d = pto.alloc_tile : " + vec_part(v) + "\n"
+        "    scf.for %i = %c0 to %ntiles step %c1 {\n" +
+        (v2c ? load_doubled_part(v) + "        pto.tpush_to_aic(%d : " + vec_part(v) + ") " + split + "\n" : "") +
+        (c2v ? "        %t = pto.tpop_from_aic " + split + " -> " + vec_part(v) + "\n" + store_part(v, "%t", v.dir == 3) +
+                   "        pto.tfree_from_aic " + split + "\n"
+             : "") +
+        "    }\n";
+    const std::string params = "(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>)";
+    return "module {\n"
+           "  func.func @cube_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + prologue(v) + cube_body +
+           "    return\n  }\n"
+           "  func.func @vector_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + prologue(v) + vector_body +
+           "    return\n  }\n"
+           "}\n";
+}
+
+// The C2V kernel in the lowered spellings: one function with cube and vector sections and the pipe the
+// assembler makes of the front-end one (8 slots, flag 0, nosplit as the splits imply).
+std::string lowered_program(const Variant& v)
+{
+    const std::string split = "{split = " + std::to_string(v.split) + "}";
+    const std::string nosplit = v.split == 0 ? "true" : "false";
+    const std::string init = v.global_slots
+                                 ? "    %p = pto.initialize_l2g2l_pipe {dir_mask = 1, slot_size = 2048, slot_num = 8, local_slot_num = 8, flag_base = 0, nosplit = " +
+                                       nosplit + "}(%own : !pto.ptr<f32>, %local : i32) -> !pto.pipe\n"
+                                 : "    %p = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 2048, slot_num = 8, flag_base = 0, nosplit = " + nosplit +
+                                       "}(%local : i32) -> !pto.pipe\n";
+    return "func.func @k(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>) {\n" + prologue(v) +
+           "    %local = arith.constant 0 : i32\n" + init +
+           "    pto.section.cube {\n"
+           "      %m = pto.alloc_tile : " + kMat + "\n"
+           "      scf.for %i = %c0 to %ntiles step %c1 {\n"
+           "        %r = arith.muli %i, %c16 : index\n"
+           "        %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView +
+           " -> !pto.partition_tensor_view<16x32xf32>\n"
+           "        pto.tload ins(%src : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + kMat + ")\n"
+           "        pto.tpush(%m, %p : " + kMat + ", !pto.pipe) " + split + "\n"
+           "      }\n"
+           "    }\n"
+           "    pto.section.vector {\n"
+           "      %d = pto.alloc_tile : " + vec_part(v) + "\n"
+           "      %t = pto.declare_tile -> " + vec_part(v) + "\n"
+           "      scf.for %i = %c0 to %ntiles step %c1 {\n"
+           "        pto.tpop(%t, %p : " + vec_part(v) + ", !pto.pipe) " + split + "\n" + store_part(v, "%t", false) +
+           "        pto.tfree(%p : !pto.pipe) " + split + "\n"
+           "      }\n"
+           "    }\n"
+           "    return\n}\n";
+}
+
+struct Outcome {
+    RunResult result;
+    std::vector<float> out;
+};
+
+Outcome run_kernel(const std::string& text, const Variant& v, const std::vector<float>& in, bool checked)
+{
+    const ParseResult parsed = parse_ok(text, "frontend.pto");
+    for (const auto& d : verify(parsed.module, profile::Target::Cpu)) ADD_FAILURE() << d.format();
+    std::vector<float> input = in, fifo(size_t(kSlotFloats) * kBlocks, 0.0f);
+    Outcome o;
+    o.out.assign(size_t(kBlocks) * copies(v) * kTiles * kRows * kCols, -1.0f);
+    RunOptions options;
+    options.blocks = kBlocks;
+    options.checked = checked;
+    o.result = run(parsed.module, {array_arg("in", input), array_arg("out", o.out), array_arg("fifo", fifo)}, options);
+    return o;
+}
+
+// out[b][c] = 2 in for every block b and copy c.
+std::vector<float> reference(const Variant& v, const std::vector<float>& in)
+{
+    std::vector<float> out;
+    for (int b = 0; b < kBlocks * copies(v); ++b)
+        for (const float x : in) out.push_back(2.0f * x);
+    return out;
+}
+
+TEST(TextFrontendPipe, EveryDirectionAndSplitMatchesTheReference)
+{
+    for (const int dir : {1, 2, 3})
+        for (const int split : {0, 1, 2})
+            for (const bool global_slots : {true, false}) {
+                const Variant v{dir, split, global_slots};
+                SCOPED_TRACE(name_of(v));
+                const std::vector<float> in = random_vector<float>(size_t(kTiles) * kRows * kCols, 11 + dir * 3 + split);
+                const Outcome o = run_kernel(frontend_program(v), v, in, /*checked=*/split == 1);
+                ASSERT_TRUE(o.result.ok()) << format_all(o.result) << frontend_program(v);
+                EXPECT_EQ(o.out, reference(v, in));
+            }
+}
+
+TEST(TextFrontendPipe, GivesTheBitsOfTheLoweredSpellings)
+{
+    for (const int split : {0, 1, 2})
+        for (const bool global_slots : {true, false}) {
+            const Variant v{1, split, global_slots};
+            SCOPED_TRACE(name_of(v));
+            const std::vector<float> in = random_vector<float>(size_t(kTiles) * kRows * kCols, 40 + split);
+            const Outcome front = run_kernel(frontend_program(v), v, in, false);
+            const Outcome lowered = run_kernel(lowered_program(v), v, in, false);
+            ASSERT_TRUE(front.result.ok()) << format_all(front.result);
+            ASSERT_TRUE(lowered.result.ok()) << format_all(lowered.result);
+            EXPECT_EQ(front.out, lowered.out);
+        }
+}
+
+TEST(TextFrontendPipe, AnEntryCallingBothKernelFunctionsRunsThemAsOneKernel)
+{
+    // The assembler's samples wrap the two functions in an entry that calls both.
+    const Variant v{1, 1, true};
+    std::string text = frontend_program(v);
+    const std::string entry = "  func.func @mixed(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>) attributes {pto.entry} {\n"
+                              "    func.call @cube_k(%in, %out, %fifo) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()\n"
+                              "    func.call @vector_k(%in, %out, %fifo) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()\n"
+                              "    return\n  }\n";
+    text.insert(text.find("module {\n") + 9, entry);
+    const std::vector<float> in = random_vector<float>(size_t(kTiles) * kRows * kCols, 50);
+    const Outcome o = run_kernel(text, v, in, false);
+    ASSERT_TRUE(o.result.ok()) << format_all(o.result);
+    EXPECT_EQ(o.out, reference(v, in));
+}
+
+TEST(TextFrontendPipe, EverySpellingPrintsBackAndParsesToTheSameProgram)
+{
+    for (const int dir : {1, 3}) {
+        const ParseResult parsed = parse_ok(frontend_program({dir, 1, true}), "front.pto");
+        for (const Form form : {Form::Preserve, Form::SSA, Form::Asm, Form::Generic}) {
+            const std::string printed = print(parsed.module, form);
+            const ParseResult again = parse_ok(printed, "again.pto");
+            EXPECT_EQ(print(again.module, Form::Generic), print(parsed.module, Form::Generic)) << printed;
+        }
+        const std::string preserved = print(parsed.module, Form::Preserve);
+        EXPECT_NE(preserved.find("pto.tpush_to_aiv(%m : "), std::string::npos) << preserved;
+        EXPECT_NE(preserved.find("attributes {pto.kernel_kind = #pto.kernel_kind<cube>}"), std::string::npos) << preserved;
+        EXPECT_NE(preserved.find("(gm_slot_buffer = %own : !pto.ptr<f32>, c2v_consumer_buf = %c2v_buf : i32"), std::string::npos) << preserved;
+    }
+    // A pop that sets its valid shape, its counts untyped as the assembler writes them, or typed.
+    for (const std::string counts : {"(%r, %c)", "(%r, %c : index, index)"}) {
+        const std::string pop = "%t = pto.tpop_from_aic" + counts + " {split = 0} -> !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=?, "
+                                "v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+        const ParseResult valid =
+            parse_ok("func.func @v(%r: index, %c: index) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n  " + pop + "\n  return\n}\n", "valid.pto");
+        for (const Form form : {Form::Preserve, Form::SSA, Form::Asm, Form::Generic}) {
+            const std::string printed = print(valid.module, form);
+            EXPECT_EQ(print(parse_ok(printed, "again.pto").module, Form::Generic), print(valid.module, Form::Generic)) << printed;
+        }
+        EXPECT_NE(print(valid.module, Form::Preserve).find(pop), std::string::npos) << print(valid.module, Form::Preserve);
+    }
+}
+
+// A pop with valid counts receives that much of its part: 5 x 20 of each 16 x 32 tile. Without a split
+// both vector cores receive every tile; each stores it to its own half of `out`.
+TEST(TextFrontendPipe, APopWithValidCountsReceivesThatRegion)
+{
+    const std::string vec = "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+    const std::string part = "!pto.partition_tensor_view<5x20xf32>";
+    const std::string whole = "!pto.partition_tensor_view<16x32xf32>";
+    const std::string consts = "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c5 = arith.constant 5 : index\n"
+                               "    %c16 = arith.constant 16 : index\n    %c20 = arith.constant 20 : index\n    %c32 = arith.constant 32 : index\n"
+                               "    %n = arith.constant 3 : index\n    %rows = arith.constant 48 : index\n    %none = arith.constant 0 : i32\n"
+                               "    %iv = pto.make_tensor_view %in, shape = [%rows, %c32], strides = [%c32, %c1] : " + kView + "\n"
+                               "    %ov = pto.make_tensor_view %out, shape = [%rows, %c32], strides = [%c32, %c1] : " + kView + "\n";
+    const std::string text =
+        "func.func @c(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + consts +
+        "    %buf = pto.import_reserved_buffer {name = \"c2v\", peer_func = @v} -> i32\n"
+        "    pto.aic_initialize_pipe {dir_mask = 1, slot_size = 2048}(c2v_consumer_buf = %buf : i32, v2c_consumer_buf = %none : i32)\n"
+        "    %m = pto.alloc_tile : " + kMat + "\n"
+        "    scf.for %i = %c0 to %n step %c1 {\n"
+        "      %r = arith.muli %i, %c16 : index\n"
+        "      %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView + " -> " + whole + "\n"
+        "      pto.tload ins(%src : " + whole + ") outs(%m : " + kMat + ")\n"
+        "      pto.tpush_to_aiv(%m : " + kMat + ") {split = 0}\n"
+        "    }\n    return\n}\n"
+        "func.func @v(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + consts +
+        "    %buf = pto.reserve_buffer {name = \"c2v\", size = 16384, location = #pto.address_space<vec>, auto = false, base = 0} -> i32\n"
+        "    pto.aiv_initialize_pipe {dir_mask = 1, slot_size = 2048}(c2v_consumer_buf = %buf : i32, v2c_consumer_buf = %none : i32)\n"
+        "    %both = arith.constant 96 : index\n"
+        "    %halves = pto.make_tensor_view %out, shape = [%both, %c32], strides = [%c32, %c1] : " + kView + "\n"
+        "    %sub64 = pto.get_subblock_idx\n"
+        "    %sub = arith.index_cast %sub64 : i64 to index\n"
+        "    %half = arith.muli %sub, %rows : index\n"
+        "    scf.for %i = %c0 to %n step %c1 {\n"
+        "      %t = pto.tpop_from_aic(%c5, %c20) {split = 0} -> " + vec + "\n"
+        "      %ri = arith.muli %i, %c16 : index\n"
+        "      %r = arith.addi %half, %ri : index\n"
+        "      %dst = pto.partition_view %halves, offsets = [%r, %c0], sizes = [%c5, %c20] : " + kView + " -> " + part + "\n"
+        "      pto.tstore ins(%t : " + vec + ") outs(%dst : " + part + ")\n"
+        "      pto.tfree_from_aic {split = 0}\n"
+        "    }\n    return\n}\n";
+    const ParseResult parsed = parse_ok(text, "valid.pto");
+    for (const auto& d : verify(parsed.module, profile::Target::Cpu)) ADD_FAILURE() << d.format();
+    std::vector<float> in = random_vector<float>(48 * 32, 60), out(2 * in.size(), -1.0f);
+    const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out)}, checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (int sub = 0; sub < 2; ++sub)
+        for (int row = 0; row < 48; ++row)
+            for (int col = 0; col < 32; ++col) {
+                const bool received = row % 16 < 5 && col < 20;
+                ASSERT_EQ(out[(sub * 48 + row) * 32 + col], received ? in[row * 32 + col] : -1.0f) << sub << ": " << row << ", " << col;
+            }
+}
+
+// A valid C2V kernel to break one rule at a time.
+std::string base() { return frontend_program({1, 1, true}); }
+
+std::string replaced(std::string text, const std::string& from, const std::string& to)
+{
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+}
+
+struct Broken {
+    std::string text, code, says;
+};
+
+TEST(TextFrontendPipe, EveryBrokenRuleIsItsCodeBeforeAndWhenRunning)
+{
+    const std::string push = "pto.tpush_to_aiv(%m : " + kMat + ") {split = 1}\n";
+    const std::string pop = "%t = pto.tpop_from_aic {split = 1} -> " + vec_part({1, 1, true}) + "\n";
+    const std::string cube_init = "    pto.aic_initialize_pipe {dir_mask = 1, slot_size = 2048}\n";
+    const std::string vector_kind = "@vector_k(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>}";
+    const std::string reserve = "size = 16384, location = #pto.address_space<vec>, auto = true}";
+    const std::vector<Broken> cases = {
+        {replaced(base(), push, "pto.tpush_to_aic(%m : " + kMat + ") {split = 1}\n"), "STRUCT_KERNEL_KIND", "belongs in a vector kernel function"},
+        {replaced(base(), vector_kind, "@vector_k(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>)"), "STRUCT_KERNEL_KIND",
+         "belongs in a vector kernel function"},
+        {replaced(base(), " attributes {pto.kernel_kind = #pto.kernel_kind<cube>}", " attributes {pto.kernel_kind = #pto.kernel_kind<gpu>}"),
+         "STRUCT_ATTRIBUTE_VALUE", "pto.kernel_kind"},
+        {replaced(base(), cube_init, cube_init + "      (gm_slot_buffer = %own : !pto.ptr<f32>, c2v_consumer_buf = %c2v_buf : i32, v2c_consumer_buf = %zero : i32)\n" + cube_init),
+         "STRUCT_PIPE_INIT", "one pipe"},
+        {replaced(base(), cube_init, "    pto.tfree_from_aiv {split = 1}\n" + cube_init), "STRUCT_PIPE_INIT", "initialized before it"},
+        {replaced(base(), push, push + "        pto.tfree_from_aiv {split = 1}\n"), "STRUCT_PIPE_INIT", "does not carry this transfer's direction"},
+        {replaced(base(), "{dir_mask = 1, slot_size = 2048}", "{dir_mask = 4, slot_size = 2048}"), "STRUCT_ATTRIBUTE_VALUE", "dir_mask"},
+        {replaced(base(), "{dir_mask = 1, slot_size = 2048}", "{dir_mask = 1}"), "STRUCT_MISSING_ATTRIBUTE", "missing attribute"},
+        {replaced(base(), push, "pto.tpush_to_aiv(%m : " + kMat + ") {split = 7}\n"), "STRUCT_ATTRIBUTE_VALUE", "split"},
+        {replaced(base(), push, "pto.tpush_to_aiv(%r : index) {split = 1}\n"), "STRUCT_OPERAND_KIND", "a push sends a tile"},
+        {replaced(base(), pop, "%t, %t2 = pto.tpop_from_aic {split = 1} -> (" + vec_part({1, 1, true}) + ", " + vec_part({1, 1, true}) + ")\n"),
+         "STRUCT_RESULT_COUNT", "defines the tile it receives"},
+        {replaced(base(), reserve, "size = 4096, location = #pto.address_space<vec>, auto = true}"), "STRUCT_RESERVED_BUFFER", "holds every slot"},
+        {replaced(base(), reserve, "size = 16384, location = #pto.address_space<mat>, auto = true}"), "STRUCT_RESERVED_BUFFER", "lies in its UB"},
+        {replaced(base(), reserve, "size = 16384, location = #pto.address_space<gm>, auto = true}"), "STRUCT_ATTRIBUTE_VALUE", "location"},
+        {replaced(base(), reserve, "size = 16384, location = #pto.address_space<vec>, auto = false}"), "STRUCT_RESERVED_BUFFER", "gives its address"},
+        {replaced(base(), "peer_func = @vector_k}", "peer_func = @nowhere}"), "STRUCT_RESERVED_BUFFER", "a function of this module"},
+        {replaced(base(), "name = \"c2v_fifo\", peer_func", "name = \"other\", peer_func"), "STRUCT_RESERVED_BUFFER", "reserved in the peer function"},
+        {replaced(base(), "(gm_slot_buffer = %own : !pto.ptr<f32>, c2v_consumer_buf = %c2v_buf : i32, v2c_consumer_buf = %zero : i32)\n    %l",
+                  "(gm_slot_buffer = %own : !pto.ptr<f32>, c2v_consumer_buf = %zero : i32, v2c_consumer_buf = %zero : i32)\n    %l"),
+         "STRUCT_PIPE_PEER", "one initialization in each of two peer functions"},
+        {replaced(base(), pop, "%t = pto.tpop_from_aic {split = 0} -> " + vec_part({1, 1, true}) + "\n"), "STRUCT_PIPE_SPLIT", "all split or none"},
+        {replaced(base(), push, "pto.tpush_to_aiv(%m : " + kMat + ") {split = 0}\n"), "STRUCT_PIPE_SPLIT", "disagree on splitting"},
+        {replaced(base(), "{dir_mask = 1, slot_size = 2048}\n      (gm_slot_buffer = %own : !pto.ptr<f32>, c2v_consumer_buf = %c2v_buf",
+                  "{dir_mask = 1, slot_size = 2048, nosplit = true}\n      (gm_slot_buffer = %own : !pto.ptr<f32>, c2v_consumer_buf = %c2v_buf"),
+         "STRUCT_PIPE_SPLIT", "nosplit contradicts the transfers' splits"},
+    };
+    for (const Broken& c : cases) {
+        SCOPED_TRACE(c.code + ": " + c.says);
+        const ParseResult parsed = parse_ok(c.text, "broken.pto");
+        const std::vector<Diagnostic> found = verify(parsed.module, profile::Target::Cpu);
+        ASSERT_FALSE(found.empty()) << c.text;
+        EXPECT_EQ(found[0].code, c.code) << found[0].format();
+        EXPECT_NE(found[0].format().find(c.says), std::string::npos) << found[0].format();
+        EXPECT_NE(found[0].location.find("broken.pto:"), std::string::npos) << found[0].format();
+        // Run anyway: the same refusal, never a crash.
+        std::vector<float> in(size_t(kTiles) * kRows * kCols, 1.0f), out(in.size() * kBlocks, 0.0f), fifo(size_t(kSlotFloats) * kBlocks, 0.0f);
+        const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out), array_arg("fifo", fifo)}, {});
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.diagnostics[0].code, found[0].code) << r.diagnostics[0].format();
+    }
+}
+
+TEST(TextFrontendPipe, PopsACubeNeverPushesAreADeadlock)
+{
+    const std::string push = "        pto.tpush_to_aiv(%m : " + kMat + ") {split = 1}\n";
+    const ParseResult parsed = parse_ok(replaced(base(), push, ""), "silent.pto");
+    EXPECT_TRUE(verify(parsed.module, profile::Target::Cpu).empty());
+    std::vector<float> in(size_t(kTiles) * kRows * kCols, 1.0f), out(in.size() * kBlocks, 0.0f), fifo(size_t(kSlotFloats) * kBlocks, 0.0f);
+    const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out), array_arg("fifo", fifo)}, {});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.diagnostics[0].code, "ORDER_DEADLOCK") << r.diagnostics[0].format();
+    EXPECT_NE(r.diagnostics[0].message.find("vector core 0 of block 0 waits in TPOP"), std::string::npos) << r.diagnostics[0].format();
+    EXPECT_NE(r.diagnostics[0].message.find("the cube core of block 0 has ended"), std::string::npos) << r.diagnostics[0].format();
+}
+
+}  // namespace
+}  // namespace pto::as::testing

@@ -3,7 +3,7 @@
 #   scripts/deps.sh [PACKAGE...]
 set -euo pipefail
 
-packages=(cmake ninja-build g++ clang libgtest-dev libbenchmark-dev libhwy-dev libcli11-dev libopenblas-dev "$@")
+packages=(cmake ninja-build g++ clang binutils libgtest-dev libbenchmark-dev libhwy-dev libcli11-dev libopenblas-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -21,6 +21,7 @@
 #include <pto/engine/ops/matmul.hpp>
 
 #include "runtime/adversarial_schedule.hpp"
+#include "runtime/call_site.hpp"
 
 namespace pto::engine::hold_back_detail {
 
@@ -93,6 +94,7 @@ void hold(const char* name, auto entry, const Operands&... operands)
 
 #define PTO_HOLD_BACK(NAME, ENTRY, ...)                                                                              \
     do {                                                                                                             \
+        PTO_NOTE_CALL_SITE();                                                                                        \
         if (::pto::runtime::adversary::holds_back()) {                                                               \
             ::pto::engine::hold_back_detail::hold(NAME, [](const auto&... operands) { ENTRY(operands...); }, __VA_ARGS__); \
             return;                                                                                                  \

@@ -16,6 +16,7 @@
 #include <pto/runtime/schedule.hpp>
 
 #include "engine/definition.hpp"
+#include "runtime/call_site.hpp"
 #include "runtime/memory_regions.hpp"
 #include "runtime/pipe_clocks.hpp"
 #include "runtime/scheduler.hpp"
@@ -114,6 +115,7 @@ public:
 
     void instruction_begins(const char* name)
     {
+        const void* call_site = take_call_site();  // taken at every depth: an inner entry point notes its own
         if (tracked_depth_ < 0) raise_finding();  // may fail: before the scope counts
         ++depth_;
         if (tracked_depth_ >= 0) return;  // inside another tracked instruction: its accesses are that one's
@@ -121,7 +123,7 @@ public:
             tracked_depth_ = depth_;
             rule_ = *rule;
             name_ = name;
-            source_ = t_sites ? t_sites->current(t_sites->context) : nullptr;
+            source_ = t_sites ? t_sites->current(t_sites->context) : call_site;
         }
     }
 
@@ -160,7 +162,7 @@ public:
     {
         saw_sync_ = true;
         raise_finding();
-        const Site site = next_site(sync_name(r.kind), t_sites ? t_sites->current(t_sites->context) : nullptr);
+        const Site site = next_site(sync_name(r.kind), t_sites ? t_sites->current(t_sites->context) : take_call_site());
         const bool set = r.kind == SyncKind::SetFlag || r.kind == SyncKind::EventRecord;
         const bool wait = r.kind == SyncKind::WaitFlag || r.kind == SyncKind::EventWait;
         if (r.kind == SyncKind::PipeBarrier && r.src_pipe == PIPE_ALL) {
@@ -220,11 +222,14 @@ public:
         return std::move(footprint_);
     }
 
-    // "TLOAD at kernel.pto:3:5", or "TLOAD (instruction 3 of block 0)".
+    // "TLOAD at kernel.pto:3:5" (text), "TLOAD (instruction 3 of block 0) at kernel.cpp:42" (C++, the
+    // line when the binary has line tables).
     std::string describe(const Site& s) const
     {
         if (s.source && t_sites && t_sites->describe) return std::string(s.name) + " at " + t_sites->describe(t_sites->context, s.source);
-        return std::string(s.name) + " (instruction " + std::to_string(s.ordinal) + " of " + describe_calling_core() + ")";
+        std::string named = std::string(s.name) + " (instruction " + std::to_string(s.ordinal) + " of " + describe_calling_core() + ")";
+        if (const std::string line = location(s); !line.empty()) named += " at " + line;
+        return named;
     }
 
 private:
@@ -253,9 +258,12 @@ private:
         return uint32_t(footprint_.stamps.size() - 1);
     }
 
+    // Where the operation is written: file:line:col in text, the kernel's file:line in C++, else empty.
     std::string location(const Site& s) const
     {
-        return s.source && t_sites && t_sites->describe ? t_sites->describe(t_sites->context, s.source) : std::string();
+        if (!s.source) return {};
+        if (t_sites) return t_sites->describe ? t_sites->describe(t_sites->context, s.source) : std::string();
+        return kernel_source_line(s.source).value_or("");
     }
 
     // The block's first finding stops the run at its next operation once the block has synchronised:

@@ -3,6 +3,7 @@
 #include <pto/runtime/memory.hpp>
 
 #include "runtime/adversarial_schedule.hpp"
+#include "runtime/call_site.hpp"
 #include "runtime/order_checker.hpp"
 #include "runtime/sync_capture.hpp"
 
@@ -22,6 +23,7 @@ thread_local std::vector<SyncRecord>* t_capture = nullptr;  // the running block
 
 void record_sync(SyncKind kind, int32_t src_pipe, int32_t dst_pipe, int32_t event_id, const void* event_object)
 {
+    PTO_NOTE_CALL_SITE();
     const SyncRecord record{kind, src_pipe, dst_pipe, event_id, block_idx(), event_object};
     if (t_capture) {
         t_capture->push_back(record);

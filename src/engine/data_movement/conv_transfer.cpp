@@ -11,6 +11,7 @@
 
 #include "engine/data_movement/global_view.hpp"
 #include "engine/data_movement/operand_checks.hpp"
+#include "runtime/call_site.hpp"
 
 namespace pto::engine {
 
@@ -142,6 +143,7 @@ void check_conv_transfer(const profile::Profile& p, const ConvTileDesc& tile, co
 
 void tload(const ConvTileDesc& dst, const GlobalDesc& src)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TLOAD");
     check_and_warn(dst, src, true);
     check_operands(dst, src, "dst", "src");
@@ -153,6 +155,7 @@ void tload(const ConvTileDesc& dst, const GlobalDesc& src)
 
 void tstore(const GlobalDesc& dst, const ConvTileDesc& src)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TSTORE");
     check_and_warn(src, dst, false);
     check_operands(src, dst, "src", "dst");

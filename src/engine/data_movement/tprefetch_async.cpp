@@ -6,11 +6,13 @@
 #include <string>
 
 #include "engine/data_movement/global_view.hpp"
+#include "runtime/call_site.hpp"
 
 namespace pto::engine {
 
 uint64_t tprefetch_async(const GlobalDesc& src)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TPREFETCH_ASYNC");
     data_movement::check_global_dims(src, "src");
     // The SDMA prefetch takes one flat range: every dimension that has more than one element is packed

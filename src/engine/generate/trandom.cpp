@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/definition.hpp"
+#include "runtime/call_site.hpp"
 
 namespace pto::engine {
 
@@ -62,6 +63,7 @@ void check_trandom(const profile::Profile& p, const TileDesc& dst, int rounds, L
 
 void trandom(const TileDesc& dst, const uint32_t (&key)[2], const uint32_t (&counter)[4], int rounds)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TRANDOM");
     StopAtFirstFinding stop;
     check_trandom(runtime::active_profile(), dst, rounds, stop);

@@ -6,6 +6,8 @@
 #include <pto/runtime/memory.hpp>
 #include <pto/runtime/registers.hpp>
 
+#include "runtime/call_site.hpp"
+
 #include <cstring>
 #include <string>
 
@@ -55,6 +57,7 @@ void check_config(const Img2colConfig& c)
 
 void set_fmatrix(const Img2colConfig& config, SetFmatrixMode mode)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("SETFMATRIX");
     if (is_auto(mode)) return;
     if (config.fmatrix.fmap_h == 0 || config.fmatrix.fmap_w == 0)
@@ -92,6 +95,7 @@ void check_timg2col(const profile::Profile& p, const TileDesc& dst, const ConvTi
 void timg2col(const TileDesc& dst, const ConvTileDesc& src, const Img2colConfig& config, SetFmatrixMode mode,
               uint16_t pos_m, uint16_t pos_k)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TIMG2COL");
     StopAtFirstFinding stop;
     check_timg2col(runtime::active_profile(), dst, src, stop);

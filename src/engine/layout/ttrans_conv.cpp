@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/tile_element.hpp"
+#include "runtime/call_site.hpp"
 
 namespace pto::engine {
 
@@ -120,6 +121,7 @@ void check_ttrans_conv(const profile::Profile&, const ConvTileDesc& dst, const C
 
 void ttrans_conv(const ConvTileDesc& dst, const ConvTileDesc& src)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TTRANS");
     StopAtFirstFinding stop;
     check_ttrans_conv(runtime::active_profile(), dst, src, stop);

@@ -5,6 +5,7 @@
 #include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
+#include "runtime/call_site.hpp"
 #include "runtime/order_checker.hpp"
 #include "runtime/scheduler.hpp"
 
@@ -392,6 +393,7 @@ Flow slot_flow(const PipeDesc& pipe, bool producer, const char* instr)
 
 void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileDesc& src, const PushConversion* conversion)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TPUSH");
     const Flow flow = tile_flow(pipe, src.loc, /*producer=*/true, "TPUSH");
     const Part part = producer_part(flow, split, "TPUSH");
@@ -419,6 +421,7 @@ void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const Tile
 
 void tpop(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileDesc& dst)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TPOP");
     const Flow flow = tile_flow(pipe, dst.loc, /*producer=*/false, "TPOP");
     const Part part = consumer_part(pipe, flow, split, "TPOP");
@@ -433,6 +436,7 @@ void tpop(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileD
 
 std::byte* talloc(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64_t part_rows, int64_t part_cols, int element_bytes)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TALLOC");
     const Flow flow = slot_flow(pipe, true, "TALLOC");
     const Part part = producer_part(flow, split, "TALLOC");
@@ -447,6 +451,7 @@ std::byte* talloc(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int
 
 void tpush_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64_t part_rows, int64_t part_cols, int element_bytes)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TPUSH");
     const Flow flow = slot_flow(pipe, true, "TPUSH");
     const Part part = producer_part(flow, split, "TPUSH");
@@ -456,6 +461,7 @@ void tpush_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64
 
 std::byte* tpop_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, int64_t part_rows, int64_t part_cols, int element_bytes)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TPOP");
     const Flow flow = slot_flow(pipe, false, "TPOP");
     const Part part = consumer_part(pipe, flow, split, "TPOP");
@@ -468,6 +474,7 @@ std::byte* tpop_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, 
 
 void tfree_slot(const PipeDesc& pipe, uint32_t index, TileSplitAxis split)
 {
+    PTO_NOTE_CALL_SITE();
     runtime::InstructionScope scope("TFREE");
     const Flow flow = slot_flow(pipe, false, "TFREE");
     const Part part = consumer_part(pipe, flow, split, "TFREE");

@@ -118,6 +118,13 @@ struct Core {
     CoreRegisters registers;
     profile::Target target;  // whose capacities the memories have
     uint64_t vms4_status = 0;  // VMS4_SR (vector_status.hpp)
+    uint64_t epoch = next_epoch();  // core_epoch()
+
+    static uint64_t next_epoch()
+    {
+        static std::atomic<uint64_t> epochs{0};
+        return epochs.fetch_add(1, std::memory_order_relaxed) + 1;
+    }
 };
 
 namespace {
@@ -358,6 +365,7 @@ BlockScope::BlockScope(const LaunchOrigin& origin, const CoreSpec& spec, uint32_
             for (auto& region : core_->memory) make_fresh(*region);
             core_->registers = {};
             core_->vms4_status = 0;
+            core_->epoch = Core::next_epoch();
         } else {
             core_ = std::make_unique<Core>(make_core());
         }
@@ -409,6 +417,8 @@ void clear_memories()
 {
     for (auto& region : current_core().memory) make_fresh(*region);
 }
+
+uint64_t core_epoch() { return current_core().epoch; }
 
 // --- tile addresses ------------------------------------------------------------------------------
 

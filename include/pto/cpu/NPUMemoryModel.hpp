@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include <pto/common/type.hpp>
 #include <pto/profile/profile.hpp>
@@ -37,7 +38,7 @@ public:
         runtime::select_thread_target(target_of(arch));
         arch_ = arch;
         initialized_ = true;
-        registers_ = {};
+        clear_registers();
     }
     bool IsInitialized() const { return initialized_; }
     // A block of a launch answers with its launching thread's selection, whichever thread runs it.
@@ -52,14 +53,14 @@ public:
     void Clear()
     {
         runtime::clear_memories();
-        registers_ = {};
+        clear_registers();
     }
     // Back to the default architecture, with fresh memories and zero registers.
     void Reset()
     {
         runtime::reset_thread_target();
         initialized_ = false;
-        registers_ = {};
+        clear_registers();
     }
 
     char* GetUBBase() { return base(TileType::Vec); }
@@ -68,8 +69,22 @@ public:
     char* GetL0BBase() { return base(TileType::Right); }
     char* GetL0CBase() { return base(TileType::Acc); }
     // The thread's 16 64-bit configuration registers (the public simulator's REG region): SET_QUANT_SCALAR
-    // and SET_QUANT_VECTOR write registers 0 and 1. No ptosim instruction reads them yet.
-    char* GetREGBase() { return reinterpret_cast<char*>(registers_.data()); }
+    // and SET_QUANT_VECTOR write registers 0 and 1, the fixpipe of TPUSH<Pipe, TileProd, TConfig> reads them.
+    // They start over, zero, with each core the thread runs (each block of a launch).
+    char* GetREGBase() { return reinterpret_cast<char*>(current_registers().data()); }
+    // Register `index` as an instruction writes it, and as one reads it: empty when no instruction has
+    // written it since the core's registers were last cleared.
+    void WriteRegister(uint32_t index, uint64_t value)
+    {
+        current_registers().at(index) = value;
+        written_ |= 1u << index;
+    }
+    std::optional<uint64_t> ReadRegister(uint32_t index)
+    {
+        const auto& registers = current_registers();
+        if (!(written_ >> index & 1u)) return std::nullopt;
+        return registers.at(index);
+    }
 
     // The on-chip address of p: its byte offset in the memory of the thread's core that holds it (0 when
     // no on-chip memory holds it).
@@ -85,6 +100,17 @@ public:
     }
 
 private:
+    void clear_registers()
+    {
+        registers_ = {};
+        written_ = 0;
+        epoch_ = runtime::core_epoch();
+    }
+    std::array<uint64_t, 16>& current_registers()
+    {
+        if (epoch_ != runtime::core_epoch()) clear_registers();
+        return registers_;
+    }
     static char* base(TileType loc) { return reinterpret_cast<char*>(runtime::memory_base(loc)); }
     static profile::Target target_of(NPUArch arch)
     {
@@ -99,6 +125,8 @@ private:
     NPUArch arch_ = NPUArch::A2A3;
     bool initialized_ = false;
     std::array<uint64_t, 16> registers_{};
+    uint32_t written_ = 0;  // a bit per register
+    uint64_t epoch_ = 0;    // of the core they belong to
 };
 
 // A Left or Right tile's MX scales live at its address shifted right by SHIFT_MX_ADDR (TGET_SCALE_ADDR

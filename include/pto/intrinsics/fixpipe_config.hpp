@@ -1,13 +1,11 @@
 // SET_QUANT_SCALAR and SET_QUANT_VECTOR: the fixpipe's quantization configuration, written to the
-// calling core's configuration registers (NPUMemoryModel::GetREGBase()) for the cube-to-vector pipe's
-// TPUSH, which reads it on the device. ptosim's TPUSH has no fixpipe configuration form yet: nothing
-// reads these registers, and the quantizing TSTORE, TMOV, TEXTRACT and TINSERT forms take their scale
-// as an operand.
+// calling core's configuration registers (NPUMemoryModel::GetREGBase()), which the fixpipe of
+// TPUSH<Pipe, TileProd, TConfig> reads. The quantizing TSTORE, TMOV, TEXTRACT and TINSERT forms take
+// their scale as an operand instead.
 #pragma once
 
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <pto/common/event.hpp>
@@ -19,13 +17,6 @@ namespace pto {
 inline constexpr uint32_t QUANT_SCALAR_REG_OFFSET = 0;
 inline constexpr uint32_t QUANT_VECTOR_REG_OFFSET = 1;
 
-namespace detail {
-inline void write_config_register(uint32_t index, uint64_t value)
-{
-    std::memcpy(NPUMemoryModel::Instance().GetREGBase() + index * sizeof(uint64_t), &value, sizeof(value));
-}
-}  // namespace detail
-
 // SET_QUANT_SCALAR<OutType>(scale): register QUANT_SCALAR_REG_OFFSET holds the f32 bits of the scale; for an
 // 8-bit output, bit 46 says whether it is signed (int8_t) or not (uint8_t).
 template <typename OutType, typename... WaitEvents>
@@ -34,7 +25,7 @@ PTO_INST RecordEvent SET_QUANT_SCALAR(float preQuantScalar, WaitEvents&... event
     WaitAllEvents(events...);
     uint64_t config = std::bit_cast<uint32_t>(preQuantScalar);
     if constexpr (sizeof(OutType) == 1) config |= uint64_t(std::is_same_v<OutType, int8_t>) << 46;
-    detail::write_config_register(QUANT_SCALAR_REG_OFFSET, config);
+    NPUMemoryModel::Instance().WriteRegister(QUANT_SCALAR_REG_OFFSET, config);
     return {};
 }
 
@@ -46,7 +37,7 @@ PTO_INST RecordEvent SET_QUANT_VECTOR(FpTileData& fpTile, WaitEvents&... events)
     static_assert(is_tile_data_v<FpTileData> && FpTileData::Loc == TileType::Scaling,
                   "LEGAL_FP_TABLE: SET_QUANT_VECTOR takes the Scaling tile of the per-column scales");
     WaitAllEvents(events...);
-    detail::write_config_register(QUANT_VECTOR_REG_OFFSET, NPUMemoryModel::Instance().GetNPUAddr(fpTile.data()));
+    NPUMemoryModel::Instance().WriteRegister(QUANT_VECTOR_REG_OFFSET, NPUMemoryModel::Instance().GetNPUAddr(fpTile.data()));
     return {};
 }
 

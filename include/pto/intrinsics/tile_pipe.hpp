@@ -9,11 +9,14 @@
 
 #include <pto/common/event.hpp>
 #include <pto/common/fifo.hpp>
+#include <pto/common/fixpipe.hpp>
 #include <pto/common/global_tensor.hpp>
 #include <pto/common/tile.hpp>
 #include <pto/common/type.hpp>
 #include <pto/engine/dtype_of.hpp>
 #include <pto/engine/ops/tile_pipe.hpp>
+#include <pto/intrinsics/fixpipe_config.hpp>
+#include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
 namespace pto {
@@ -118,8 +121,86 @@ void pop_tile(Pipe& pipe, TileCons& tile, TileSplitAxis split)
     static_assert(is_tpipe_v<Pipe>, "TPOP pops from a TPipe");
     static_assert(TileCons::Loc == TileType::Vec || TileCons::Loc == TileType::Mat || TileCons::Loc == TileType::Ctrl,
                   "LEGAL_TPOP_LOCATION: TPOP pops into a Vec tile (cube to vector) or a Mat or Ctrl tile (vector to cube)");
+    // As on the device, the popped tile is the consumer's local buffer slot (the vector core's UB for C2V,
+    // the cube's L1 for V2C), whatever the tile was bound to: a pipe whose tiles stage in global memory
+    // cycles through LocalSlotNum slots of it, a pipe without through SlotNum.
+    if constexpr (TileCons::Loc != TileType::Ctrl) {
+        const uint32_t buffer = TileCons::Loc == TileType::Vec ? pipe.fifo.C2V_CONSUMER_BUF : pipe.fifo.V2C_CONSUMER_BUF;
+        const uint32_t slots = pipe.fifo.GM_SLOT_BUFFER ? Pipe::RingFiFo::LOCAL_SLOT_NUM : Pipe::RingFiFo::SLOT_NUM;
+        tile.assign_offset(uint64_t(buffer) + uint64_t(uint32_t(pipe.cons.tileIndex) % slots) * Pipe::RingFiFo::SLOT_SIZE);
+    }
     engine::tpop(pipe.desc(), static_cast<uint32_t>(pipe.cons.tileIndex), split, tile.desc());
     ++pipe.cons.tileIndex;
+}
+
+// What a quantization mode takes and does: the accumulator types it reads, and whether it scales, by
+// the scalar register or by the per-column table the vector register points at.
+struct FixpipeMode {
+    bool modelled = true;  // false: the shift modes, whose rule no page gives
+    bool f32_input = false, i32_input = false;
+    bool scaled = false, per_column = false;
+};
+
+constexpr FixpipeMode fixpipe_mode(QuantMode_t mode)
+{
+    switch (mode) {
+        case QuantMode_t::NoQuant: return {true, true, true, false, false};
+        case QuantMode_t::F322F16:
+        case QuantMode_t::F322BF16: return {true, true, false, false, false};
+        case QuantMode_t::QF322B8_PRE:
+        case QuantMode_t::QF322HIF8_PRE:
+        case QuantMode_t::QF322FP8_PRE:
+        case QuantMode_t::QF322F32_PRE:
+        case QuantMode_t::QF322F16_PRE:
+        case QuantMode_t::QF322BF16_PRE: return {true, true, false, true, false};
+        case QuantMode_t::VQF322B8_PRE:
+        case QuantMode_t::VQF322HIF8_PRE:
+        case QuantMode_t::VQF322FP8_PRE:
+        case QuantMode_t::VQF322F32_PRE:
+        case QuantMode_t::VQF322F16_PRE: return {true, true, false, true, true};
+        case QuantMode_t::VQS322BF16_PRE: return {true, true, true, true, true};  // also VQF322BF16_PRE
+        case QuantMode_t::DEQF16:
+        case QuantMode_t::QS322BF16_PRE:
+        case QuantMode_t::REQ8: return {true, false, true, true, false};
+        case QuantMode_t::VDEQF16:
+        case QuantMode_t::VREQ8: return {true, false, true, true, true};
+        default: return {false};
+    }
+}
+
+// The configuration register `index`, which an earlier SET_QUANT_SCALAR / SET_QUANT_VECTOR must have set.
+inline uint64_t quant_register(uint32_t index, const char* setter)
+{
+    if (const auto value = NPUMemoryModel::Instance().ReadRegister(index)) return *value;
+    runtime::fail({"RUN_QUANT_UNSET", "TPUSH", "TConfig",
+                   std::string("the fixpipe configuration's quantization mode reads a register that no ") + setter +
+                       " has set on this core",
+                   std::string(setter) + " before the TPUSH", "an unset register", ""});
+}
+
+// The per-column scales SET_QUANT_VECTOR pointed at: `columns` 64-bit words of the Scaling memory.
+inline engine::TileDesc quant_table(int32_t columns)
+{
+    const uint64_t address = quant_register(QUANT_VECTOR_REG_OFFSET, "SET_QUANT_VECTOR");
+    const uint64_t capacity = runtime::memory_size(TileType::Scaling);
+    if (address + uint64_t(columns) * sizeof(uint64_t) > capacity) {
+        runtime::fail({"RUN_TILE_RANGE", "TPUSH", "TConfig",
+                       "the per-column scales SET_QUANT_VECTOR set run past the end of the Scaling memory",
+                       "address + 8 * columns <= " + std::to_string(capacity),
+                       std::to_string(address + uint64_t(columns) * sizeof(uint64_t)), ""});
+    }
+    engine::TileDesc table;
+    table.data = runtime::memory_base(TileType::Scaling) + address;
+    table.dtype = engine::DType::U64;
+    table.loc = TileType::Scaling;
+    table.rows = table.valid_rows = 1;
+    table.cols = table.valid_cols = columns;
+    return table;
+}
+
+constexpr Layout fixpipe_slot_layout(LayoutMode_t mode)
+{
+    return mode == LayoutMode_t::NZ2ND ? Layout::ND : mode == LayoutMode_t::NZ2DN ? Layout::DN : Layout::NZ;
 }
 
 // The calling thread acts as vector sub-block `sub` of (at least) two while it lives.
@@ -177,6 +258,54 @@ PTO_INST RecordEvent TPUSH(TileData& tile, Pipe& pipe, WaitEvents&... events)
 {
     WaitAllEvents(events...);
     detail::push_tile(pipe, tile, TILE_NO_SPLIT);
+    return {};
+}
+
+// TPUSH of an accumulator through the fixpipe, configured by TConfig (FixpipeParams): the slot receives
+// the tile converted, quantized (by the scale SET_QUANT_SCALAR set, or the per-column scales of the
+// table SET_QUANT_VECTOR pointed at), ReLU'd and laid out as TConfig says; the tile is not split.
+template <typename Pipe, typename TileProd, typename TConfig, typename... WaitEvents>
+PTO_INST RecordEvent TPUSH(Pipe& pipe, TileProd& tile, WaitEvents&... events)
+{
+    static_assert(is_tpipe_v<Pipe>, "TPUSH pushes into a TPipe");
+    static_assert(TileProd::Loc == TileType::Acc,
+                  "LEGAL_TPUSH_LOCATION: TPUSH with a fixpipe configuration pushes an Acc tile");
+    constexpr detail::FixpipeMode mode = detail::fixpipe_mode(TConfig::QuantPre);
+    using Acc = typename TileProd::DType;
+    static_assert(mode.modelled,
+                  "LEGAL_TPUSH_QUANT_MODE: the shift modes SHIFTS322S16 / VSHIFTS322S16 are not modelled (no page "
+                  "gives their rule)");
+    static_assert((std::is_same_v<Acc, float> && mode.f32_input) || (std::is_same_v<Acc, int32_t> && mode.i32_input),
+                  "LEGAL_TPUSH_QUANT_MODE: the quantization mode does not read this accumulator's element type "
+                  "(the F32 modes read float accumulators, the S32 and DEQ/REQ modes int32_t ones)");
+    static_assert(TConfig::SubBlockId == 0,
+                  "LEGAL_TPUSH_SUBBLOCK: a fixpipe configuration's SubBlockId other than 0 (a5's accumulator-to-"
+                  "vector mode) is not modelled: the TPOP that receives the tile cannot tell its sub-block");
+    static_assert(TConfig::ClipReluMode == ClipReluMode_t::NOCLIP_RELU && !TConfig::IsChannelSplit,
+                  "LEGAL_TPUSH_CONFIG: clip ReLU and channel split take values no PTO instruction sets");
+    WaitAllEvents(events...);
+
+    using Slot = FixpipeConsDType_t<TConfig::QuantPre, Acc>;
+    engine::PushConversion conversion{.slot_dtype = engine::dtype_of<Slot>,
+                                      .relu = TConfig::ReluMode,
+                                      .slot_layout = detail::fixpipe_slot_layout(TConfig::LayoutMode),
+                                      .atomic = TConfig::AtomicT};
+    engine::AccQuantization quant;
+    engine::TileDesc table;
+    if constexpr (mode.scaled) {
+        if constexpr (mode.per_column) {
+            table = detail::quant_table(tile.GetValidCol());
+            quant.per_column = &table;
+        } else {
+            quant.scalar = detail::quant_register(QUANT_SCALAR_REG_OFFSET, "SET_QUANT_SCALAR");
+        }
+        conversion.quant = &quant;
+        // An 8-bit result is signed when bit 46 of its scale word says so (SET_QUANT_SCALAR<int8_t>).
+        const uint64_t word = mode.per_column ? reinterpret_cast<const uint64_t*>(table.data)[0] : quant.scalar;
+        if (std::is_same_v<Slot, int8_t> && !(word >> 46 & 1u)) conversion.slot_dtype = engine::DType::U8;
+    }
+    engine::tpush(pipe.desc(), static_cast<uint32_t>(pipe.prod.tileIndex), TILE_NO_SPLIT, tile.desc(), &conversion);
+    ++pipe.prod.tileIndex;
     return {};
 }
 

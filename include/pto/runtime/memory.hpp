@@ -63,6 +63,10 @@ void reset_thread_target();
 // The target of every thread that made no selection of its own (NPUMemoryModel::SetDefaultArch; none:
 // the compiled profile), under the same rule; those threads get fresh memories.
 void select_default_target(std::optional<profile::Target> t);
+// Names the calling thread's current core as it is now: another core, or the same one made fresh again
+// (a new block on it), answers with another number. State kept outside the runtime per thread (the
+// configuration registers of NPUMemoryModel) starts over when it changes.
+uint64_t core_epoch();
 // The calling thread's current core memory of `loc` (nullptr if the profile has none) and its size.
 std::byte* memory_base(TileType loc);
 uint64_t memory_size(TileType loc);

@@ -83,10 +83,24 @@ Part consumer_part(const PipeDesc& pipe, Flow flow, TileSplitAxis split, const c
 // A slot holds one tile of full_rows x full_cols elements (the producer's valid region, or both halves
 // of it), row after row, row_stride elements apart (the producer's static width, both halves' for a
 // left/right split).
+// An accumulator pushed through the fixpipe may lie in the slot column by column (DN) or in Nz fractals
+// of 16 rows by 32 bytes (NZ) instead; it is never split then.
 struct SlotLayout {
     int64_t full_rows = 0, full_cols = 0, row_stride = 0;
     int element_bytes = 0;
+    Layout global = Layout::ND;
     friend bool operator==(const SlotLayout&, const SlotLayout&) = default;
+
+    int64_t fractal_cols() const { return 32 / element_bytes; }
+    int64_t bytes() const
+    {
+        switch (global) {
+            case Layout::DN: return full_rows * full_cols * element_bytes;
+            case Layout::NZ:
+                return (full_rows + 15) / 16 * 16 * ((full_cols + fractal_cols() - 1) / fractal_cols() * 32);
+            default: return ((full_rows - 1) * row_stride + full_cols) * element_bytes;
+        }
+    }
 };
 
 struct Window {
@@ -334,23 +348,62 @@ void require_fits(const Window& w, const SlotLayout& layout, int64_t rows, int64
                    std::to_string(rows) + "x" + std::to_string(cols) + " elements of " + std::to_string(bytes) + " bytes", ""});
 }
 
+// On the device the popped tile is the slot's bytes: a tile the fixpipe laid out column by column (DN)
+// or in Nz fractals (NZ) reads right only through a tile of that arrangement.
+void require_arrangement(const SlotLayout& layout, const TileDesc& dst, uint32_t index, const PipeDesc& pipe, Flow flow)
+{
+    const bool column_major = dst.blayout == BLayout::ColMajor;
+    const bool ok = layout.global == Layout::DN   ? column_major && !dst.boxed()
+                    : layout.global == Layout::NZ ? column_major && dst.slayout == SLayout::RowMajor
+                                                  : true;
+    if (ok) return;
+    const bool dn = layout.global == Layout::DN;
+    runtime::fail({"RUN_PIPE_LAYOUT", "TPOP", "tile",
+                   "tile " + std::to_string(index) + " of " + pipe_name(pipe, flow) + " lies in its slot " +
+                       (dn ? "column by column (NZ2DN)" : "in Nz fractals (NZ2NZ)") + ", which the popped tile does not read",
+                   dn ? "a column-major tile" : "an Nz tile (column-major boxes of row-major fractals)", "another arrangement", ""});
+}
+
 GlobalDesc slot_view(std::byte* slot, const SlotLayout& layout, const Window& w, DType dtype)
 {
     GlobalDesc g;
     g.data = slot + (w.row * layout.row_stride + w.col) * layout.element_bytes;
     g.dtype = dtype;
-    g.layout = Layout::ND;
-    g.shape[3] = w.rows;
-    g.shape[4] = w.cols;
-    g.stride[3] = layout.row_stride;
-    g.stride[4] = 1;
-    g.stride[2] = g.stride[1] = g.stride[0] = w.rows * layout.row_stride;
+    g.layout = layout.global;
+    switch (layout.global) {
+        case Layout::DN:  // [1, 1, 1, rows, cols], a column after another
+            g.shape[3] = w.rows;
+            g.shape[4] = w.cols;
+            g.stride[3] = 1;
+            g.stride[4] = layout.full_rows;
+            g.stride[2] = g.stride[1] = g.stride[0] = layout.full_rows * w.cols;
+            break;
+        case Layout::NZ: {  // [1, cols / C0, rows / 16, 16, C0], the fractals of a column of them in a row
+            const int64_t c0 = layout.fractal_cols(), row_fractals = (w.rows + 15) / 16;
+            g.shape[1] = (w.cols + c0 - 1) / c0;
+            g.shape[2] = row_fractals;
+            g.shape[3] = 16;
+            g.shape[4] = c0;
+            g.stride[4] = 1;
+            g.stride[3] = c0;
+            g.stride[2] = 16 * c0;
+            g.stride[1] = row_fractals * 16 * c0;
+            g.stride[0] = g.shape[1] * g.stride[1];
+            break;
+        }
+        default:
+            g.shape[3] = w.rows;
+            g.shape[4] = w.cols;
+            g.stride[3] = layout.row_stride;
+            g.stride[4] = 1;
+            g.stride[2] = g.stride[1] = g.stride[0] = w.rows * layout.row_stride;
+    }
     return g;
 }
 
 void require_slot_room(const Channel& c, const SlotLayout& layout, const PipeDesc& pipe, Flow flow, const char* instr)
 {
-    const int64_t bytes = ((layout.full_rows - 1) * layout.row_stride + layout.full_cols) * layout.element_bytes;
+    const int64_t bytes = layout.bytes();
     if (bytes > int64_t(c.slot_size)) {
         runtime::fail({"RUN_PIPE_SLOT_SIZE", instr, "tile",
                        "a " + std::to_string(layout.full_rows) + "x" + std::to_string(layout.full_cols) + " tile of " +
@@ -399,8 +452,13 @@ void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const Tile
     const Part part = producer_part(flow, split, "TPUSH");
     if (!part.active) return;
     const DType slot_dtype = conversion ? conversion->slot_dtype : src.dtype;
-    const SlotLayout layout =
+    SlotLayout layout =
         layout_from_part(split, part, src.valid_rows, src.valid_cols, src.cols, (dtype_bits(slot_dtype) + 7) / 8);
+    if (conversion) layout.global = conversion->slot_layout;
+    if (layout.global != Layout::ND && splits(split)) {
+        runtime::fail({"RUN_PIPE_SHAPE", "TPUSH", "tile", "a tile pushed in NZ or DN layout is not split between sub-blocks",
+                       "TILE_NO_SPLIT", "a split", ""});
+    }
 
     std::byte* slot = nullptr;
     {
@@ -411,10 +469,12 @@ void tpush(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const Tile
     }
     const Window w = window_of(split, part, layout);
     const GlobalDesc view = slot_view(slot, layout, w, slot_dtype);
-    if (conversion && conversion->quant) {
-        tstore(view, src, *conversion->quant, conversion->relu);
+    if (!conversion) {
+        tstore(view, src, AtomicType::AtomicNone, ReluPreMode::NoRelu);
+    } else if (conversion->quant) {
+        tstore(view, src, *conversion->quant, conversion->relu, conversion->atomic);
     } else {
-        tstore(view, src, AtomicType::AtomicNone, conversion ? conversion->relu : ReluPreMode::NoRelu);
+        tstore(view, src, conversion->atomic, conversion->relu);
     }
     commit(pipe, flow, index, part, layout, "TPUSH");
 }
@@ -430,6 +490,7 @@ void tpop(const PipeDesc& pipe, uint32_t index, TileSplitAxis split, const TileD
     const SlotLayout layout = wait_filled(pipe, flow, index, "TPOP", c);
     const Window w = window_of(split, part, layout);
     require_fits(w, layout, dst.valid_rows, dst.valid_cols, (dtype_bits(dst.dtype) + 7) / 8, "tile", index, pipe, flow);
+    require_arrangement(layout, dst, index, pipe, flow);
     tload(dst, slot_view(slot_base(pipe, *c, flow, index), layout, w, dst.dtype));
     release(pipe, flow, index, part, "TPOP");
 }

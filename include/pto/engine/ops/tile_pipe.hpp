@@ -31,11 +31,16 @@ struct PipeDesc {
     std::byte* gm_slots = nullptr;    // GM_SLOT_BUFFER; null: the pipe's own storage
 };
 
-// How a TPUSH from an accumulator leaves the fixpipe (TPUSH with a FixpipeParams configuration).
+// How a TPUSH from an accumulator leaves the fixpipe (TPUSH with a FixpipeParams configuration): the
+// slot receives the tile as the TSTORE of an accumulator into a global tensor of `slot_layout` (ND rows,
+// DN columns or NZ fractals) would write it; the consumers read it back in that layout. Layouts other
+// than ND are for unsplit tiles.
 struct PushConversion {
     DType slot_dtype = DType::F32;     // the element type the slot receives
     const AccQuantization* quant = nullptr;
     ReluPreMode relu = ReluPreMode::NoRelu;
+    Layout slot_layout = Layout::ND;
+    AtomicType atomic = AtomicType::AtomicNone;  // AtomicAdd: added to what the slot holds
 };
 
 // TPUSH of tile `index` (the producer's count of its pushes) from `src`.

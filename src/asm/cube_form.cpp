@@ -50,6 +50,7 @@ constexpr Positional kPositional[] = {
     {"pto.mte_l1_l0b", {"l1", "l0b", "i64", "i64"}},
     {"pto.mte_l0c_l1", {"l0c", "l1", "i64", "i64", "i64", "i64"}},
     {"pto.mte_l0c_gm", {"l0c", "gm", "i64", "i64", "i64", "i64", "i64", "i64"}},
+    {"pto.mte_l0c_ub", {"l0c", "ub", "i64", "i64", "i64", "i64"}},
 };
 
 const Positional* positional_of(std::string_view op)
@@ -172,6 +173,9 @@ private:
         auto takes = [&](std::string_view c) { return std::find(info.clauses.begin(), info.clauses.end(), c) != info.clauses.end(); };
         if (takes("nburst") && !has("nburst")) problem("STRUCT_CLAUSE", "missing clause `nburst(count, src_stride, dst_stride)`", "nburst(...)", "none");
         if (takes("nd2nz") && !has("nd2nz") && !has("dn2nz")) problem("STRUCT_CLAUSE", "missing the source layout", "nd2nz or dn2nz", "none");
+        if (takes("dst_mode") && !has("dst_mode"))
+            problem("STRUCT_CLAUSE", "missing clause `dst_mode(...)`: which UB sub-block the writeback goes to", "dst_mode(%sub_blockid | split_m | split_n)",
+                    "none");
         for (std::string_view c : {"shape", "src_layout", "dst_group", "ctrl"})
             if (takes(c) && !has(c)) problem("STRUCT_CLAUSE", "missing clause `" + std::string(c) + "(...)`", std::string(c) + "(...)", "none");
     }
@@ -221,6 +225,15 @@ private:
             // Producer-side tile synchronisation: ordering only, no effect on the values.
             if (fixpipe) word(c, items, {"check_only", "check_and_clear"});
             else word(c, items, {"check_only", "check_and_set"});
+            form_.unit_flag = true;
+        } else if (c == "dst_mode") {
+            // One sub-block's UB, named by a value that may be dynamic, or both halves of the tile.
+            const bool one = items.size() == 1 && items[0].key.empty();
+            if (one && items[0].value) form_.sub_blockid = items[0].value;
+            else if (one && (items[0].word == "split_m" || items[0].word == "split_n")) form_.dst_split = std::string(items[0].word);
+            else
+                problem("STRUCT_CLAUSE", "dst_mode takes a sub-block id or a split", "dst_mode(%sub_blockid), dst_mode(split_m) or dst_mode(split_n)",
+                        items.size() == 1 && !items[0].word.empty() ? std::string(items[0].word) : std::to_string(items.size()) + " items");
         } else if (c == "disable_gemv") {
             flag(c, items);
             form_.disable_gemv = true;
@@ -361,11 +374,37 @@ std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx
     return std::nullopt;
 }
 
-std::optional<CubeProblem> fixpipe_stride_problem(std::optional<int64_t> m, std::optional<int64_t> rows_apart)
+std::optional<CubeProblem> fixpipe_stride_problem(std::optional<int64_t> rows_read, std::optional<int64_t> rows_apart)
 {
-    if (!m || !rows_apart || rules::fixpipe_src_stride_ok(*rows_apart, *m)) return std::nullopt;
+    if (!rows_read || !rows_apart || rules::fixpipe_src_stride_ok(*rows_apart, *rows_read)) return std::nullopt;
     return CubeProblem{"RUN_FIXPIPE_STRIDE", "the accumulator's box columns lie a whole number of 16-row boxes apart",
-                       "a multiple of 16, at least m = " + std::to_string(*m), std::to_string(*rows_apart)};
+                       "a multiple of 16, at least the " + std::to_string(*rows_read) + " rows read", std::to_string(*rows_apart)};
+}
+
+std::optional<CubeProblem> fixpipe_loop0_problem(std::optional<int64_t> loop0_src_stride, bool unit_flag)
+{
+    if (!loop0_src_stride || rules::fixpipe_loop0_ok(*loop0_src_stride, unit_flag)) return std::nullopt;
+    if (*loop0_src_stride < 1)
+        return CubeProblem{"RUN_FIXPIPE_LOOP0", "nz2dn's loop0 source stride is the accumulator rows between result rows", "at least 1",
+                           std::to_string(*loop0_src_stride)};
+    return CubeProblem{"RUN_FIXPIPE_LOOP0", "unit_flag must be omitted when nz2dn's loop0 source stride is not 1", "nz2dn(1) or no unit_flag",
+                       "unit_flag with nz2dn(" + std::to_string(*loop0_src_stride) + ")"};
+}
+
+std::optional<CubeProblem> fixpipe_sub_block_problem(std::optional<int64_t> sub_blockid)
+{
+    if (!sub_blockid || rules::fixpipe_sub_block_ok(*sub_blockid)) return std::nullopt;
+    return CubeProblem{"RUN_FIXPIPE_SUB_BLOCK", "dst_mode(%sub_blockid) names UB sub-block 0 or 1", "0 or 1", std::to_string(*sub_blockid)};
+}
+
+std::optional<CubeProblem> fixpipe_split_problem(std::string_view split, std::optional<int64_t> m, std::optional<int64_t> n)
+{
+    if (split == "split_m" && m && !rules::fixpipe_split_m_ok(*m))
+        return CubeProblem{"RUN_FIXPIPE_SPLIT", "dst_mode(split_m) gives each sub-block m / 2 rows: m must be even", "an even m", std::to_string(*m)};
+    if (split == "split_n" && n && !rules::fixpipe_split_n_ok(*n))
+        return CubeProblem{"RUN_FIXPIPE_SPLIT", "dst_mode(split_n) gives each sub-block n / 2 columns: n must be a multiple of 32",
+                           "a multiple of 32", std::to_string(*n)};
+    return std::nullopt;
 }
 
 void check_cube_rules(const Operation& op, const CubeForm& form, const profile::Profile& p, std::vector<CubeProblem>& problems)
@@ -394,16 +433,27 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
             broken("LEGAL_MATMUL_BIAS", "the bias has the result's element type", std::string(dtype_name(c)), std::string(dtype_name(ptr[3].dtype)));
     }
     // What the run checks of the extents, checked here already when constants state them.
-    auto constant = [&](std::size_t i) -> std::optional<int64_t> {
-        const Attribute* c = i < form.scalars.size() ? constant_value(form.scalars[i]) : nullptr;
+    auto constant_of = [](const Value* v) -> std::optional<int64_t> {
+        const Attribute* c = v ? constant_value(v) : nullptr;
         return c && c->is(Attribute::Kind::Integer) ? std::optional<int64_t>(c->int_value()) : std::nullopt;
     };
+    auto constant = [&](std::size_t i) { return i < form.scalars.size() ? constant_of(form.scalars[i]) : std::nullopt; };
     auto add = [&](std::optional<CubeProblem> problem) {
         if (problem) problems.push_back(std::move(*problem));
     };
     if (n.rfind("pto.mad", 0) == 0 && !ptr.empty())
         add(mad_extent_problem(p, n.find("_mx") != std::string::npos, ptr[0].dtype, constant(0), constant(1), constant(2)));
-    if (n.rfind("pto.mte_l0c", 0) == 0) add(fixpipe_stride_problem(constant(0), constant(2)));
+    if (n.rfind("pto.mte_l0c", 0) == 0) {
+        const std::optional<int64_t> loop0 = form.loop0_src_stride ? constant_of(form.loop0_src_stride) : std::optional<int64_t>(1);
+        std::optional<CubeProblem> loop0_problem = fixpipe_loop0_problem(loop0, form.unit_flag);
+        // An unknown loop0 stride reads at least m rows.
+        const std::optional<int64_t> m = constant(0);
+        const std::optional<int64_t> rows_read = m && !loop0_problem ? rules::fixpipe_rows_read(*m, loop0.value_or(1)) : m;
+        add(std::move(loop0_problem));
+        add(fixpipe_stride_problem(rows_read, constant(2)));
+        add(fixpipe_sub_block_problem(constant_of(form.sub_blockid)));
+        add(fixpipe_split_problem(form.dst_split, m, constant(1)));
+    }
     if ((n == "pto.mte_l1_l0a" || n == "pto.mte_l1_l0b") && ptr.size() == 2 && !rules::cube_move_dtype_ok(ptr[0].dtype, ptr[1].dtype))
         broken("LEGAL_MTE_DTYPE", "the move keeps the element type", std::string(dtype_name(ptr[0].dtype)), std::string(dtype_name(ptr[1].dtype)));
     if (n == "pto.mte_l1_bt" && ptr.size() == 2 && !rules::bias_load_dtype_ok(ptr[0].dtype, ptr[1].dtype))
@@ -416,7 +466,19 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
                std::string(dtype_name(out)) + (form.loop3.empty() ? "" : " with loop3"));
     if (!rules::fixpipe_dtype_ok(acc, out, form.quant_payload != nullptr))
         broken("LEGAL_FIXPIPE_DTYPE", "not an accumulator conversion the fixpipe has", form.quant_payload ? "with pre_quant" : "without pre_quant", pair(acc, out));
-    if (!form.atomic_op.empty()) {
+    const bool plain_layout = form.layout.empty() || form.layout == "nz2nd";
+    if (!form.dst_split.empty() && !rules::fixpipe_dual_ok(form.quant_payload != nullptr, !form.relu_mode.empty(), plain_layout)) {
+        std::string refused;  // the clauses given that a split does not take
+        for (const auto& [given, clause] : {std::pair{form.quant_payload != nullptr, "pre_quant"}, std::pair{!form.relu_mode.empty(), "pre_relu"},
+                                            std::pair{!plain_layout, form.layout.c_str()}})
+            if (given) refused += (refused.empty() ? "" : ", ") + std::string(clause);
+        broken("LEGAL_FIXPIPE_DUAL", "dst_mode(" + form.dst_split + ") takes no pre_quant, pre_relu or layout clause but nz2nd", "none, or nz2nd",
+               refused);
+    }
+    if (n == "pto.mte_l0c_ub" && !form.atomic_op.empty()) {
+        broken("LEGAL_FIXPIPE_ATOMIC", "atomic(...) updates global memory: pto.mte_l0c_ub takes none", "no atomic clause",
+               "atomic(type = " + form.atomic_type + ", op = " + form.atomic_op + ")");
+    } else if (!form.atomic_op.empty()) {
         const std::optional<engine::DType> type = atomic_dtype(form.atomic_type);
         if (!type || *type != out || !rules::fixpipe_atomic_type_ok(*type))
             broken("LEGAL_FIXPIPE_ATOMIC", "atomic(type = T) names the destination's type: f32, f16, bf16, s32, s16 or s8",

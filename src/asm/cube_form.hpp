@@ -55,6 +55,7 @@ struct CubeForm {
     std::vector<const Value*> frac_shape, frac_src_layout, frac_dst_group, frac_ctrl;
 
     // pto.mte_l0c_*
+    bool unit_flag = false;
     std::string layout;  // "" (Nz), "nz2nd", "nz2dn", "nz2nz"
     const Value* loop0_src_stride = nullptr;
     const Value* quant_payload = nullptr;
@@ -65,6 +66,9 @@ struct CubeForm {
     const Value* nz2nz_split = nullptr;
     std::string atomic_type, atomic_op;
     std::vector<const Value*> loop3;  // count, src_stride, dst_stride
+    // pto.mte_l0c_ub: dst_mode(%sub_blockid), one sub-block's UB; or dst_mode(split_m | split_n), both.
+    const Value* sub_blockid = nullptr;
+    std::string dst_split;  // "", "split_m", "split_n"
 };
 
 struct CubeProblem {
@@ -82,7 +86,12 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
 // stride (RUN_FIXPIPE_STRIDE) on the extents known (all at run time; constants for the verifier).
 std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx, engine::DType lhs, std::optional<int64_t> m,
                                               std::optional<int64_t> n, std::optional<int64_t> k);
-std::optional<CubeProblem> fixpipe_stride_problem(std::optional<int64_t> m, std::optional<int64_t> rows_apart);
+std::optional<CubeProblem> fixpipe_stride_problem(std::optional<int64_t> rows_read, std::optional<int64_t> rows_apart);
+// The rules of the fixpipe's operand values (RUN_FIXPIPE_LOOP0, RUN_FIXPIPE_SUB_BLOCK, RUN_FIXPIPE_SPLIT)
+// on the values known, as above.
+std::optional<CubeProblem> fixpipe_loop0_problem(std::optional<int64_t> loop0_src_stride, bool unit_flag);
+std::optional<CubeProblem> fixpipe_sub_block_problem(std::optional<int64_t> sub_blockid);
+std::optional<CubeProblem> fixpipe_split_problem(std::string_view split, std::optional<int64_t> m, std::optional<int64_t> n);
 
 // The element type an atomic(type = ...) clause names (f32, f16, bf16, s32, s16, s8).
 std::optional<engine::DType> atomic_dtype(std::string_view name);

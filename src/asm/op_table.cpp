@@ -57,8 +57,9 @@ constexpr std::string_view kFixpipeClauses[] = {"unit_flag", "pre_quant", "pre_r
                                                 "loop3",     "sat",       "nosat"};
 constexpr std::string_view kFixpipeGmClauses[] = {"unit_flag", "pre_quant", "pre_relu", "nz2nd", "nz2dn", "nz2nz",
                                                   "loop3",     "sat",       "nosat",    "atomic"};
-constexpr std::string_view kFixpipeUbClauses[] = {"dst_mode", "unit_flag", "pre_quant", "pre_relu", "nz2nd",
-                                                  "nz2dn",    "nz2nz",     "loop3",     "sat",      "nosat"};
+// atomic(...) is read only to be refused with its reason (LEGAL_FIXPIPE_ATOMIC).
+constexpr std::string_view kFixpipeUbClauses[] = {"dst_mode", "unit_flag", "pre_quant", "pre_relu", "nz2nd", "nz2dn",
+                                                  "nz2nz",    "loop3",     "sat",       "nosat",    "atomic"};
 
 const OpInfo kOtherOps[] = {
     // arith: scalars of index, integer and float types.

@@ -10,6 +10,7 @@
 #include "runtime/block_scope.hpp"
 #include "runtime/memory_regions.hpp"
 #include "runtime/order_checker.hpp"
+#include "runtime/sub_block_ub.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,6 +18,7 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <string>
@@ -376,10 +378,13 @@ BlockScope::BlockScope(const LaunchOrigin& origin, const CoreSpec& spec, uint32_
     t_core = core_.get();
     t_block_idx = spec.block;
     t_block_num = blocks;
+    // The block's cube core may write this UB from now on (pto.mte_l0c_ub).
+    if (spec.kind == CoreKind::Vector) publish_vector_ub(memory_base(TileType::Vec), memory_size(TileType::Vec));
 }
 
 BlockScope::~BlockScope()
 {
+    if (t_core_kind == CoreKind::Vector) withdraw_vector_ub(std::uncaught_exceptions() > 0);
     restore();
     keep_spare_core(std::move(core_));
 }

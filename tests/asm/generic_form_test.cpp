@@ -106,6 +106,16 @@ TEST(GenericForm, MicroInstructionClausesTravelInOneProperty)
                    in_function("  pto.mte_l0c_gm %p, %g, %c, %c, %c, %c, %c, %c, pre_quant(%s, mode = q.x$1),\n"
                                "    pre_relu(mode = normal_relu, clip = %c), nz2nd, sat\n",
                                params));
+    // pto.mte_l0c_ub's dst_mode: a value (one sub-block) or a word (both, split).
+    const std::string ub_params = "%p: !pto.ptr<f32, l0c>, %u: !pto.ptr<f32, ub>, %c: i64";
+    expect_same_ir(in_function("  \"pto.mte_l0c_ub\"(%p, %u, %c, %c, %c, %c, %c, %c) <{clauses = \"dst_mode(?) nz2dn(?)\"}> : "
+                               "(!pto.ptr<f32, l0c>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64, i64) -> ()\n",
+                               ub_params),
+                   in_function("  pto.mte_l0c_ub %p, %u, %c, %c, %c, %c, dst_mode(%c), nz2dn(%c)\n", ub_params));
+    expect_same_ir(in_function("  \"pto.mte_l0c_ub\"(%p, %u, %c, %c, %c, %c) <{clauses = \"dst_mode(split_n) nz2nd\"}> : "
+                               "(!pto.ptr<f32, l0c>, !pto.ptr<f32, ub>, i64, i64, i64, i64) -> ()\n",
+                               ub_params),
+                   in_function("  pto.mte_l0c_ub %p, %u, %c, %c, %c, %c, dst_mode(split_n), nz2nd\n", ub_params));
     // A clauses string that does not read, or takes more operands than there are, is an error.
     parse_bad(in_function("  \"pto.mad\"(%c) <{clauses = \"sat(\"}> : (i64) -> ()\n", "%c: i64"));
     parse_bad(in_function("  \"pto.mad\"(%c) <{clauses = \"nburst(?, ?)\"}> : (i64) -> ()\n", "%c: i64"));

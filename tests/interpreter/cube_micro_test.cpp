@@ -1,13 +1,17 @@
 // The cube micro-instructions from PTO-AS: a GEMM through GM -> L1 (nd2nz) -> L0A/L0B -> pto.mad ->
 // fixpipe -> GM against a plain reference loop in the documented summation order, the clauses that
 // change values, typed pointers, and the diagnostics of bad programs.
+#include <algorithm>
 #include <cmath>
-#include <set>
 #include <cstring>
+#include <random>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include <pto/common/type.hpp>
 #include <pto/numeric/convert.hpp>
+#include <pto/runtime/launch.hpp>
 
 #include "asm/verifier.hpp"
 #include "support.hpp"
@@ -15,20 +19,15 @@
 namespace pto::as::testing {
 namespace {
 
-// A program that multiplies a (m x k) by b (k x n), f16 row-major in global memory, through L1 and
-// L0 into L0C with `mad_clauses`, then runs `writeback` (lines using %l0c, %c, and %cV for every
-// integer V in `constants` and the program's own). `params` adds function parameters.
-std::string cube_program(int m, int k, int n, const std::string& mad_clauses, const std::string& writeback,
-                         const std::string& out_type = "f32", const std::string& params = "", std::set<int> constants = {})
+// Lines that multiply a (m x k) by b (k x n), f16 row-major in global memory at %a and %b, through L1
+// and L0 into L0C at %l0c with `mad_clauses`; the numbers they name (as %cV) join `constants`.
+std::string matmul_lines(int m, int k, int n, const std::string& mad_clauses, std::set<int>& constants)
 {
     const auto pad = [](int v, int to) { return (v + to - 1) / to * to; };
     const int m_rows = pad(m, 16), k_rows = pad(k, 16);
     const auto c = [](int v) { return "%c" + std::to_string(v); };
     constants.insert({0, 1, m, k, n, 2 * k, 2 * n, m_rows, k_rows, 16384});
-    std::string text = "func.func @mm(%a: !pto.ptr<f16>, %b: !pto.ptr<f16>, %c: !pto.ptr<" + out_type + ">" + params + ") {\n";
-    for (int v : constants) text += "  " + c(v) + " = arith.constant " + std::to_string(v) + " : i64\n";
-    return text +
-           "  %l1a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l1>\n"
+    return "  %l1a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l1>\n"
            "  %l1b = pto.castptr %c16384 : i64 -> !pto.ptr<f16, l1>\n"
            "  %l0a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0a>\n"
            "  %l0b = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0b>\n"
@@ -45,7 +44,24 @@ std::string cube_program(int m, int k, int n, const std::string& mad_clauses, co
            "  pto.mte_l1_l0a %l1a, %l0a, " + c(m) + ", " + c(k) + " : !pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64\n"
            "  pto.mte_l1_l0b %l1b, %l0b, " + c(k) + ", " + c(n) + " : !pto.ptr<f16, l1>, !pto.ptr<f16, l0b>, i64, i64\n"
            "  pto.mad %l0a, %l0b, %l0c, " + c(m) + ", " + c(n) + ", " + c(k) + " " + mad_clauses +
-           "\n    : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64\n" + writeback + "  return\n}\n";
+           "\n    : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64\n";
+}
+
+// The head of a function @mm(%a, %b, %c: !pto.ptr<out_type> `params`) defining %cV for every V in `constants`.
+std::string function_head(const std::string& out_type, const std::string& params, const std::set<int>& constants)
+{
+    std::string text = "func.func @mm(%a: !pto.ptr<f16>, %b: !pto.ptr<f16>, %c: !pto.ptr<" + out_type + ">" + params + ") {\n";
+    for (int v : constants) text += "  %c" + std::to_string(v) + " = arith.constant " + std::to_string(v) + " : i64\n";
+    return text;
+}
+
+// A program of matmul_lines, then `writeback` (lines using %l0c, %c, and %cV for every integer V in
+// `constants` and the program's own). `params` adds function parameters.
+std::string cube_program(int m, int k, int n, const std::string& mad_clauses, const std::string& writeback,
+                         const std::string& out_type = "f32", const std::string& params = "", std::set<int> constants = {})
+{
+    const std::string matmul = matmul_lines(m, k, n, mad_clauses, constants);
+    return function_head(out_type, params, constants) + matmul + writeback + "  return\n}\n";
 }
 
 // The program above with one writeback of the accumulator to %c: `clauses` after its operands.
@@ -185,6 +201,300 @@ TEST(CubeMicro, FixpipeReluClipVectorScalesAndAtomics)
             ASSERT_EQ(leaky[std::size_t(i) * n + j], std::min(q < 0 ? q * 0.25f : q, 3.0f));
             ASSERT_EQ(added[std::size_t(i) * n + j], held[std::size_t(i) * n + j] + q * scales[std::size_t(j)]);
         }
+}
+
+// Where result (r, c) of a writeback lands for its layout clause, dst_stride apart: the reference for
+// every destination memory.
+int64_t written_at(const std::string& layout, int64_t r, int64_t c, int64_t dst_stride)
+{
+    if (layout == "nz2nd") return r * dst_stride + c;
+    if (layout.rfind("nz2dn", 0) == 0) return c * dst_stride + r;
+    return ((c / 16) * dst_stride + r) * 16 + c % 16;  // Nz in 16-column boxes (no clause, nz2nz)
+}
+
+// Lines that write the m x n accumulator (its box columns src_rows apart) back to %c through `memory`
+// ("gm", "l1" or "ub") with `clauses` after the operands (for ub, after `dst_mode`): the destination is
+// first filled from %c, so that what the writeback leaves keeps %c's values, then copied back to %c
+// (`out_bytes` bytes). `constants` are the numbers the lines name.
+struct Writeback {
+    std::string lines;
+    std::set<int> constants;
+};
+Writeback writeback_through(const std::string& memory, int m, int n, int src_rows, int dst_stride, const std::string& clauses, int out_bytes,
+                            const std::string& type = "f32", const std::string& dst_mode = "dst_mode(%c0)")
+{
+    const auto c = [](int v) { return "%c" + std::to_string(v); };
+    const std::string operands = c(m) + ", " + c(n) + ", " + c(src_rows) + ", " + c(dst_stride);
+    const std::string whole = c(out_bytes) + " nburst(%c1, %c0, %c0)\n";
+    const std::string ub = "  %ubo = pto.castptr %c0 : i64 -> !pto.ptr<" + type + ", ub>\n";
+    Writeback w{"", {m, n, src_rows, dst_stride, out_bytes, 65536}};
+    if (memory == "gm") {
+        w.lines = "  pto.mte_l0c_gm %l0c, %c, " + operands + ", %c0, %c0" + clauses + "\n";
+    } else if (memory == "ub") {
+        w.lines = ub + "  pto.mte_gm_ub %c, %ubo, %c0, " + whole + "  pto.mte_l0c_ub %l0c, %ubo, " + operands + ", " + dst_mode + clauses +
+                  "\n  pto.mte_ub_gm %ubo, %c, " + whole;
+    } else {
+        w.lines = "  %l1o = pto.castptr %c65536 : i64 -> !pto.ptr<" + type + ", l1>\n  pto.mte_gm_l1 %c, %l1o, " + whole +
+                  "  pto.mte_l0c_l1 %l0c, %l1o, " + operands + clauses + "\n" + ub + "  pto.mte_l1_ub %l1o, %ubo, " + whole +
+                  "  pto.mte_ub_gm %ubo, %c, " + whole;
+    }
+    return w;
+}
+
+TEST(CubeMicro, FixpipeWritesEveryLayoutToGmL1AndUbWhereTheReferencePlacesIt)
+{
+    std::mt19937 gen(40);
+    std::uniform_int_distribution<int> extent(1, 40), extra(0, 5);
+    for (int trial = 0; trial < 3; ++trial) {
+        const int m = extent(gen), k = extent(gen), n = extent(gen), src_rows = (m + 15) / 16 * 16;
+        const std::vector<uint16_t> a = random_half(std::size_t(m) * k, 50 + trial), b = random_half(std::size_t(k) * n, 53 + trial);
+        const std::vector<float> sums = reference_gemm(a, b, m, k, n);
+        for (const std::string layout : {"", "nz2nd", "nz2dn(%c1)", "nz2nz"})
+            for (const std::string memory : {"gm", "l1", "ub"}) {
+                const int dst_stride = (layout == "nz2nd" ? n : m) + extra(gen);
+                SCOPED_TRACE(memory + " " + layout + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) +
+                             " dst_stride " + std::to_string(dst_stride));
+                int64_t elements = 0;
+                for (int r = 0; r < m; ++r)
+                    for (int c = 0; c < n; ++c) elements = std::max(elements, written_at(layout, r, c, dst_stride) + 1);
+                elements = (elements + 7) / 8 * 8;  // whole 32-byte blocks for the copies
+                const std::vector<float> held = random_vector<float>(std::size_t(elements), 56 + trial);
+                const Writeback w = writeback_through(memory, m, n, src_rows, dst_stride, layout.empty() ? "" : ", " + layout, int(elements) * 4);
+                const std::vector<float> got = run_cube(cube_program(m, k, n, "", w.lines, "f32", "", w.constants), a, b, held);
+                std::vector<float> want = held;
+                for (int r = 0; r < m; ++r)
+                    for (int c = 0; c < n; ++c) want[std::size_t(written_at(layout, r, c, dst_stride))] = sums[std::size_t(r) * n + c];
+                ASSERT_EQ(got, want);
+            }
+    }
+}
+
+TEST(CubeMicro, FixpipeToUbQuantizesAndRelusIntoTheSubBlockADynamicValueNames)
+{
+    const int m = 16, k = 32, n = 24;
+    const Writeback w = writeback_through("ub", m, n, 16, n, ", pre_quant(%s, mode = qf322f16_pre_scalar), pre_relu(mode = normal_relu), nz2nd, sat",
+                                          m * n * 2, "f16", "dst_mode(%sub)");
+    const std::string text = cube_program(m, k, n, "", w.lines, "f16", ", %s: f32, %sub: i64", w.constants);
+    const ParseResult parsed = parse_ok(text);
+    std::vector<uint16_t> a = random_half(std::size_t(m) * k, 61), b = random_half(std::size_t(k) * n, 62);
+    std::vector<uint16_t> c(std::size_t(m) * n, 0x7777);
+    const RunResult r = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", c), scalar_arg("s", 0.5), scalar_arg("sub", 0)},
+                            checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    const std::vector<float> sums = reference_gemm(a, b, m, k, n);
+    for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], std::bit_cast<uint16_t>(pto::half(std::max(sums[i] * 0.5f, 0.0f)))) << i;
+    // Sub-block 1 is a vector core of a mixed launch: a unified core has one UB.
+    std::vector<uint16_t> again(c.size());
+    const RunResult one = run(parsed.module, {array_arg("a", a), array_arg("b", b), array_arg("c", again), scalar_arg("s", 0.5), scalar_arg("sub", 1)},
+                              checked_run());
+    ASSERT_FALSE(one.ok());
+    EXPECT_EQ(one.diagnostics[0].code, "RUN_FIXPIPE_SUB_BLOCK");
+    EXPECT_NE(one.diagnostics[0].message.find("a unified core has one UB"), std::string::npos) << format_all(one);
+}
+
+TEST(CubeMicro, Nz2dnLoop0StrideReadsEverySthAccumulatorRow)
+{
+    // The accumulator holds the 40 x n product; nz2dn(s) writes result row r from accumulator row r * s.
+    const int rows = 40, k = 16, n = 24, src_rows = 48;
+    const std::vector<uint16_t> a = random_half(std::size_t(rows) * k, 63), b = random_half(std::size_t(k) * n, 64);
+    const std::vector<float> sums = reference_gemm(a, b, rows, k, n);
+    for (const int stride : {2, 3, 13})
+        for (const std::string memory : {"gm", "l1", "ub"}) {
+            SCOPED_TRACE(memory + " nz2dn(" + std::to_string(stride) + ")");
+            const int m = (rows - 1) / stride + 1, dst_stride = m + 3;
+            const int elements = (n * dst_stride + 7) / 8 * 8;
+            const std::vector<float> held = random_vector<float>(std::size_t(elements), 65);
+            Writeback w = writeback_through(memory, m, n, src_rows, dst_stride, ", nz2dn(%c" + std::to_string(stride) + ")", elements * 4);
+            w.constants.insert(stride);
+            const std::vector<float> got = run_cube(cube_program(rows, k, n, "", w.lines, "f32", "", w.constants), a, b, held);
+            std::vector<float> want = held;
+            for (int r = 0; r < m; ++r)
+                for (int c = 0; c < n; ++c) want[std::size_t(c) * dst_stride + r] = sums[std::size_t(r) * stride * n + c];
+            ASSERT_EQ(got, want);
+        }
+}
+
+TEST(CubeMicro, UbWritebackAndLoop0RulesNameTheirProblem)
+{
+    const std::string head = R"(func.func @f(%g: !pto.ptr<f32>, %x: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c2 = arith.constant 2 : i64
+  %c15 = arith.constant 15 : i64
+  %c16 = arith.constant 16 : i64
+  %c32 = arith.constant 32 : i64
+  %c48 = arith.constant 48 : i64
+  %half = arith.constant 0.5 : f32
+  %l0c = pto.castptr %c0 : i64 -> !pto.ptr<f32, l0c>
+  %u = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>
+  %l1 = pto.castptr %c0 : i64 -> !pto.ptr<f32, l1>
+)";
+    const std::string ub = "pto.mte_l0c_ub %l0c, %u, ";
+    struct Case {
+        std::string line, code, names;
+    };
+    // Constant operands: found by the verifier, and by the run of the unverified program.
+    const Case constant[] = {
+        {ub + "%c15, %c16, %c16, %c16, dst_mode(split_m), nz2nd", "RUN_FIXPIPE_SPLIT", "m must be even"},
+        {ub + "%c16, %c48, %c16, %c48, dst_mode(split_n)", "RUN_FIXPIPE_SPLIT", "n must be a multiple of 32"},
+        {ub + "%c16, %c16, %c16, %c16, dst_mode(%c2), nz2nd", "RUN_FIXPIPE_SUB_BLOCK", "sub-block 0 or 1"},
+        {ub + "%c16, %c16, %c16, %c16, dst_mode(%c0), nz2nd, atomic(type = f32, op = add)", "LEGAL_FIXPIPE_ATOMIC",
+         "pto.mte_l0c_ub takes none"},
+        {ub + "%c16, %c16, %c16, %c16, dst_mode(split_m), pre_relu(mode = normal_relu), nz2nd", "LEGAL_FIXPIPE_DUAL", "pre_relu"},
+        {ub + "%c16, %c32, %c16, %c32, dst_mode(split_n), pre_quant(%half, mode = qf322f32_pre_scalar)", "LEGAL_FIXPIPE_DUAL", "pre_quant"},
+        {ub + "%c16, %c16, %c16, %c16, dst_mode(split_m), nz2dn(%c1)", "LEGAL_FIXPIPE_DUAL", "nz2dn"},
+        {ub + "%c16, %c16, %c16, %c16, nz2nd", "STRUCT_CLAUSE", "dst_mode"},
+        {"pto.mte_l0c_gm %l0c, %g, %c16, %c16, %c16, %c16, %c0, %c0, unit_flag(check_only), nz2dn(%c2)", "RUN_FIXPIPE_LOOP0",
+         "unit_flag must be omitted"},
+        {"pto.mte_l0c_l1 %l0c, %l1, %c16, %c16, %c16, %c16, nz2dn(%c0)", "RUN_FIXPIPE_LOOP0", "loop0 source stride"},
+        // 16 results two rows apart span 31 accumulator rows: more than one box column holds.
+        {"pto.mte_l0c_gm %l0c, %g, %c16, %c16, %c16, %c16, %c0, %c0, nz2dn(%c2)", "RUN_FIXPIPE_STRIDE", "at least the 31 rows read"},
+    };
+    std::vector<float> g(1024, 1.0f);
+    for (const Case& c : constant) {
+        SCOPED_TRACE(c.line);
+        const ParseResult parsed = parse_ok(head + "  " + c.line + "\n  return\n}\n");
+        const std::vector<pto::Diagnostic> found = verify(parsed.module, profile::Target::Cpu);
+        ASSERT_FALSE(found.empty());
+        EXPECT_EQ(found[0].code, c.code);
+        EXPECT_NE(found[0].format().find(c.names), std::string::npos) << found[0].format();
+        const RunResult r = run(parsed.module, {array_arg("g", g), scalar_arg("x", 0)}, checked_run());
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.diagnostics[0].code, c.code) << format_all(r);
+    }
+    // The same rules on values known only at run time (%x): the verifier cannot tell, the run does.
+    const std::pair<Case, int> dynamic[] = {
+        {{ub + "%c16, %c16, %c16, %c16, dst_mode(%x), nz2nd", "RUN_FIXPIPE_SUB_BLOCK", "sub-block 0 or 1"}, 2},
+        {{ub + "%x, %c16, %c16, %c16, dst_mode(split_m)", "RUN_FIXPIPE_SPLIT", "m must be even"}, 15},
+        {{ub + "%c16, %x, %c16, %c48, dst_mode(split_n), nz2nd", "RUN_FIXPIPE_SPLIT", "n must be a multiple of 32"}, 48},
+        {{"pto.mte_l0c_gm %l0c, %g, %c1, %c16, %c16, %c16, %c0, %c0, unit_flag(check_and_clear), nz2dn(%x)", "RUN_FIXPIPE_LOOP0",
+          "unit_flag must be omitted"},
+         3},
+    };
+    for (const auto& [c, x] : dynamic) {
+        SCOPED_TRACE(c.line);
+        const ParseResult parsed = parse_ok(head + "  " + c.line + "\n  return\n}\n");
+        EXPECT_TRUE(verify(parsed.module, profile::Target::Cpu).empty());
+        const RunResult r = run(parsed.module, {array_arg("g", g), scalar_arg("x", x)}, checked_run());
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.diagnostics[0].code, c.code) << format_all(r);
+        EXPECT_NE(r.diagnostics[0].format().find(c.names), std::string::npos) << format_all(r);
+    }
+}
+
+// The cube core of a mixed launch writes both vector cores' UBs (tests/asm/programs/cube_to_vector_ub.pto):
+// split along M, along N, and whole to the sub-block a value names; the vector cores read them after a
+// cross-core flag.
+TEST(CubeMicro, TheCubeWritesBothVectorUbsOfItsBlock)
+{
+    const std::string path = std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/cube_to_vector_ub.pto";
+    std::string text = read_text(path);
+    const int m = 32, k = 32, n = 32;
+    const std::vector<uint16_t> a = random_half(std::size_t(m) * k, 70), b = random_half(std::size_t(k) * n, 71);
+    const std::vector<float> sums = reference_gemm(a, b, m, k, n);
+    const auto sum = [&](int i, int j) { return sums[std::size_t(i) * n + j]; };
+    const auto run_program = [&](const std::string& program, std::vector<float>& rows, std::vector<float>& cols, std::vector<float>& whole,
+                                 const RunOptions& options) {
+        std::vector<uint16_t> a_copy = a, b_copy = b;
+        return run(parse_ok(program, "cube_to_vector_ub.pto").module,
+                   {array_arg("a", a_copy), array_arg("b", b_copy), array_arg("rows", rows), array_arg("cols", cols), array_arg("whole", whole)},
+                   options);
+    };
+    std::vector<float> rows(std::size_t(m) * n, -1.0f), cols(rows), whole(2 * rows.size(), -1.0f);
+    ASSERT_TRUE(verify(parse_ok(text).module, profile::Target::Cpu).empty());
+    const RunResult r = run_program(text, rows, cols, whole, checked_run());
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            ASSERT_EQ(rows[std::size_t(i) * n + j], sum(i, j)) << i << ", " << j;  // sub-block i / 16, its row i % 16
+            ASSERT_EQ(cols[std::size_t(j / 16) * 512 + std::size_t(i) * 16 + j % 16], sum(i, j)) << i << ", " << j;
+            ASSERT_EQ(whole[std::size_t(j) * m + i], sum(i, j)) << i << ", " << j;          // sub-block 0: column-major
+            ASSERT_EQ(whole[1024 + std::size_t(i) * n + j], sum(i, j)) << i << ", " << j;   // sub-block 1: row-major
+        }
+    // Without its wait, a vector core may run to its end before the cube writes its UB: on one thread it
+    // does (the cube waits for it to begin, and it never waits), and the write could reach no reader.
+    const std::string wait = "    pto.wait_flag_dev %c3 : i64\n";
+    text.erase(text.find(wait), wait.size());
+    // In checked mode that vector core first reads UB bytes nothing has written yet, and its failure is
+    // the launch's.
+    runtime::set_launch_threads(1);
+    const RunResult unordered = run_program(text, rows, cols, whole, {});
+    const RunResult unordered_checked = run_program(text, rows, cols, whole, checked_run());
+    runtime::set_launch_threads(0);
+    ASSERT_FALSE(unordered.ok());
+    EXPECT_EQ(unordered.diagnostics[0].code, "ORDER_SUB_BLOCK_ENDED") << format_all(unordered);
+    EXPECT_NE(unordered.diagnostics[0].message.find("vector core 0 of block 0 ended"), std::string::npos) << format_all(unordered);
+    ASSERT_FALSE(unordered_checked.ok());
+    EXPECT_EQ(unordered_checked.diagnostics[0].code, "RUN_UNINIT_READ") << format_all(unordered_checked);
+}
+
+// A mixed launch whose cube core writes the accumulator to the vector UBs with `writeback` (a
+// pto.mte_l0c_ub into %ubo) between two cross-core handshakes: each vector core first fills its UB from
+// its part of %c (sub-block v's `elements` floats from v * elements on), so that what the writeback
+// leaves keeps %c's values, and after the cube's flag copies its UB back there.
+std::string mixed_program(int m, int k, int n, const std::string& writeback, int elements, std::set<int> constants)
+{
+    constants.insert({3, 5, elements, 4 * elements});
+    const std::string matmul = matmul_lines(m, k, n, "", constants);
+    const std::string count = "%c" + std::to_string(elements), bytes = "%c" + std::to_string(4 * elements);
+    return function_head("f32", "", constants) +
+           "  %ubo = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>\n"
+           "  pto.section.cube {\n" + matmul +
+           "  pto.wait_flag_dev %c5 : i64\n" + writeback +
+           "  pto.set_cross_core %c0, %c3 : i64, i64\n"
+           "  }\n"
+           "  pto.section.vector {\n"
+           "  %sub = pto.get_subblock_idx\n"
+           "  %at = arith.muli %sub, " + count + " : i64\n"
+           "  %mine = pto.addptr %c, %at : !pto.ptr<f32> -> !pto.ptr<f32>\n"
+           "  pto.mte_gm_ub %mine, %ubo, %c0, " + bytes + " nburst(%c1, %c0, %c0)\n"
+           "  pto.set_cross_core %c0, %c5 : i64, i64\n"
+           "  pto.wait_flag_dev %c3 : i64\n"
+           "  pto.mte_ub_gm %ubo, %mine, " + bytes + " nburst(%c1, %c0, %c0)\n"
+           "  }\n"
+           "  return\n}\n";
+}
+
+TEST(CubeMicro, EveryDstModeReachesTheVectorUbsWhereTheReferencePlacesIt)
+{
+    std::mt19937 gen(80);
+    const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen); };
+    const std::pair<std::string, std::string> modes[] = {
+        {"dst_mode(%c1)", ""},          {"dst_mode(%c1)", "nz2nd"},     {"dst_mode(%c0)", "nz2dn(%c1)"},
+        {"dst_mode(%c1)", "nz2dn(%c2)"}, {"dst_mode(%c0)", "nz2nz"},     {"dst_mode(split_m)", ""},
+        {"dst_mode(split_m)", "nz2nd"}, {"dst_mode(split_n)", ""},      {"dst_mode(split_n)", "nz2nd"},
+    };
+    for (const auto& [dst_mode, layout] : modes) {
+        const bool split_m = dst_mode == "dst_mode(split_m)", split_n = dst_mode == "dst_mode(split_n)";
+        const int loop0 = layout == "nz2dn(%c2)" ? 2 : 1;
+        const int rows = 2 * uniform(1, 20), k = uniform(1, 40), n = split_n ? 32 * uniform(1, 2) : uniform(1, 40);
+        const int m = (rows - 1) / loop0 + 1, src_rows = (rows + 15) / 16 * 16;
+        // What each sub-block receives: (sub-block, first accumulator row, first column), part_m x part_n.
+        const int part_m = split_m ? m / 2 : m, part_n = split_n ? n / 2 : n;
+        std::vector<std::tuple<int, int, int>> parts{{dst_mode == "dst_mode(%c1)" ? 1 : 0, 0, 0}};
+        if (split_m || split_n) parts.push_back({1, split_m ? part_m : 0, split_n ? part_n : 0});
+        const int dst_stride = (layout == "nz2nd" ? part_n : part_m) + uniform(0, 5);
+        SCOPED_TRACE(dst_mode + " " + layout + " " + std::to_string(rows) + "x" + std::to_string(k) + "x" + std::to_string(n) + " dst_stride " +
+                     std::to_string(dst_stride));
+        int64_t elements = 0;
+        for (int r = 0; r < part_m; ++r)
+            for (int c = 0; c < part_n; ++c) elements = std::max(elements, written_at(layout, r, c, dst_stride) + 1);
+        elements = (elements + 7) / 8 * 8;
+        const auto num = [](int v) { return "%c" + std::to_string(v); };
+        const std::string writeback = "  pto.mte_l0c_ub %l0c, %ubo, " + num(m) + ", " + num(n) + ", " + num(src_rows) + ", " + num(dst_stride) + ", " +
+                                      dst_mode + (layout.empty() ? "" : ", " + layout) + "\n";
+        const std::vector<uint16_t> a = random_half(std::size_t(rows) * k, 81), b = random_half(std::size_t(k) * n, 82);
+        const std::vector<float> held = random_vector<float>(2 * std::size_t(elements), 83);
+        const std::string text = mixed_program(rows, k, n, writeback, int(elements), {m, n, src_rows, dst_stride, 2});
+        const std::vector<float> got = run_cube(text, a, b, held);
+        const std::vector<float> sums = reference_gemm(a, b, rows, k, n);
+        std::vector<float> want = held;
+        for (const auto& [sub, row0, col0] : parts)
+            for (int r = 0; r < part_m; ++r)
+                for (int c = 0; c < part_n; ++c)
+                    want[std::size_t(sub * elements + written_at(layout, r, c, dst_stride))] = sums[std::size_t(row0 + r * loop0) * n + col0 + c];
+        ASSERT_EQ(got, want);
+    }
 }
 
 TEST(CubeMicro, AccumulateBiasTransposeAndGemvRow)

@@ -60,8 +60,27 @@ constexpr bool fixpipe_dtype_ok(engine::DType acc, engine::DType out, bool quant
 }
 
 // Rule RUN_FIXPIPE_STRIDE: the accumulator's 16-column box columns lie a whole number of 16-row boxes
-// apart, at least m rows.
-constexpr bool fixpipe_src_stride_ok(int64_t rows_apart, int64_t m) { return rows_apart % 16 == 0 && rows_apart >= m; }
+// apart, at least as many rows as the writeback reads.
+constexpr bool fixpipe_src_stride_ok(int64_t rows_apart, int64_t rows_read) { return rows_apart % 16 == 0 && rows_apart >= rows_read; }
+
+// The accumulator rows an m-row writeback spans: nz2dn reads result row r from accumulator row
+// r * loop0_src_stride (1 for every other layout).
+constexpr int64_t fixpipe_rows_read(int64_t m, int64_t loop0_src_stride) { return (m - 1) * loop0_src_stride + 1; }
+
+// Rule RUN_FIXPIPE_LOOP0: nz2dn's loop0 source stride is at least 1, and 1 when unit_flag is given.
+constexpr bool fixpipe_loop0_ok(int64_t stride, bool unit_flag) { return stride >= 1 && (stride == 1 || !unit_flag); }
+
+// Rule RUN_FIXPIPE_SUB_BLOCK: dst_mode(%sub_blockid) names UB sub-block 0 or 1.
+constexpr bool fixpipe_sub_block_ok(int64_t sub) { return sub == 0 || sub == 1; }
+
+// Rule RUN_FIXPIPE_SPLIT: dst_mode(split_m) halves an even m, dst_mode(split_n) an n that is a
+// multiple of 32.
+constexpr bool fixpipe_split_m_ok(int64_t m) { return m % 2 == 0; }
+constexpr bool fixpipe_split_n_ok(int64_t n) { return n % 32 == 0; }
+
+// Rule LEGAL_FIXPIPE_DUAL: a dual-destination (split) writeback only converts: no pre_quant, no
+// pre_relu, and the layout is Nz (no clause) or nz2nd.
+constexpr bool fixpipe_dual_ok(bool pre_quant, bool pre_relu, bool nz_or_nd) { return !pre_quant && !pre_relu && nz_or_nd; }
 
 // Rule LEGAL_FIXPIPE_NZ2NZ: the nz2nz writeback produces f32 and takes no loop3.
 constexpr bool fixpipe_nz2nz_ok(engine::DType out, bool loop3) { return out == engine::DType::F32 && !loop3; }

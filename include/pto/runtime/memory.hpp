@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -43,6 +44,14 @@ uint32_t subblock_num();
 // Makes the calling thread run as `block`, sub-block `subblock` of `subblocks` (what a harness that
 // drives its own threads sets); get_block_idx(), get_subblockid() and get_subblockdim() answer with it.
 void set_execution_context(uint32_t block, uint32_t subblock, uint32_t subblocks);
+
+// Runs write(ub, size) on the UB of vector sub-block `sub` of the calling core's block: the cube core's
+// fixpipe writeback into a vector core's UB (pto.mte_l0c_ub). On the cube core of a mixed launch that is
+// the UB of the block's vector core `sub` (0 or 1), waited for until that core has begun, and held for
+// it (not made fresh for another core) until write returns; if that core has already ended, the write
+// could reach no reader: ORDER_SUB_BLOCK_ENDED. A unified core has one UB, its own, which is
+// sub-block 0's (RUN_FIXPIPE_SUB_BLOCK for 1); a vector core has no fixpipe (RUN_FIXPIPE_CORE_KIND).
+void write_sub_block_ub(uint32_t sub, const std::function<void(std::byte* ub, uint64_t size)>& write);
 
 // The sub-block a harness's hook reports (cpu_sim::register_hooks): while set, subblock_idx() asks it.
 void set_subblock_hook(uint32_t (*hook)());

@@ -504,7 +504,7 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
         });
     }
 
-    // The fixpipe: mte_l0c_l1, mte_l0c_gm.
+    // The fixpipe: mte_l0c_l1, mte_l0c_gm, mte_l0c_ub.
     engine::cube::Fixpipe proto;
     proto.dst_dtype = dst.info.dtype;
     proto.layout = form.layout == "nz2nd" ? engine::cube::FixpipeLayout::ND
@@ -543,21 +543,42 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
     const int clip_slot = form.clip ? slot(form.clip) : -1;
     const bool clip_float = form.clip && scalar_kind(form.clip->type).is_float;
     const int loop0 = form.loop0_src_stride ? slot(form.loop0_src_stride) : -1;
+    const bool unit_flag = form.unit_flag;
     const int split = form.nz2nz_split ? slot(form.nz2nz_split) : -1;
     const std::vector<int> loop3 = slots_of(form.loop3);
     const int m_slot = num.at(0), n_slot = num.at(1), src_stride_slot = num.at(2), dst_stride_slot = num.at(3);
+    // pto.mte_l0c_ub: the UB of one sub-block, or both halves of the tile (split_m, split_n).
+    const bool to_ub = n == "pto.mte_l0c_ub";
+    const int sub_blockid = form.sub_blockid ? slot(form.sub_blockid) : -1;
+    const std::string dst_split = form.dst_split;
     return add([=](Frame& f) {
         runtime::InstructionScope scope(name.c_str());
         engine::cube::Fixpipe w = proto;
-        w.m = count_of(f, m_slot, 1, "m");
-        w.n = count_of(f, n_slot, 1, "n");
+        const int64_t tile_m = count_of(f, m_slot, 1, "m"), tile_n = count_of(f, n_slot, 1, "n");
+        if (const auto problem = fixpipe_split_problem(dst_split, tile_m, tile_n)) fail_with(*problem, "dst_mode");
+        // The part of the tile each destination receives: (sub-block, first row, first column); rows
+        // and columns are halved for a split.
+        struct Part {
+            uint32_t sub_block;
+            int64_t row, col;
+        };
+        std::vector<Part> parts{{0, 0, 0}};
+        w.m = dst_split == "split_m" ? tile_m / 2 : tile_m;
+        w.n = dst_split == "split_n" ? tile_n / 2 : tile_n;
+        if (!dst_split.empty()) parts.push_back({1, tile_m - w.m, tile_n - w.n});
+        if (sub_blockid >= 0) {
+            if (const auto problem = fixpipe_sub_block_problem(f.slots[sub_blockid].i)) fail_with(*problem, "dst_mode");
+            parts[0].sub_block = uint32_t(f.slots[sub_blockid].i);
+        }
+        if (loop0 >= 0) {
+            if (const auto problem = fixpipe_loop0_problem(f.slots[loop0].i, unit_flag)) fail_with(*problem, "nz2dn");
+            w.src_row_step = count_of(f, loop0, 1, "nz2dn loop0 source stride", "RUN_FIXPIPE_LOOP0", kMaxStride);
+        }
+        const int64_t rows_read = rules::fixpipe_rows_read(tile_m, w.src_row_step);
         const int64_t src_rows = count_of(f, src_stride_slot, 0, "src_stride", "RUN_FIXPIPE_STRIDE");
-        if (const auto problem = fixpipe_stride_problem(w.m, src_rows)) fail_with(*problem, "src_stride");
+        if (const auto problem = fixpipe_stride_problem(rows_read, src_rows)) fail_with(*problem, "src_stride");
         const int64_t least = w.layout == engine::cube::FixpipeLayout::ND ? w.n : w.m;
         w.dst_stride = count_of(f, dst_stride_slot, least, "dst_stride", "RUN_FIXPIPE_STRIDE", kMaxStride);
-        if (loop0 >= 0 && f.slots[loop0].i != 1)
-            runtime::fail({"RUN_UNSUPPORTED_OP", "", "nz2dn", "nz2dn with a loop0 source stride other than 1 is not modelled yet", "1",
-                           std::to_string(f.slots[loop0].i), ""});
         if (split >= 0 && f.slots[split].i != 0) w.box_columns = 8;  // f32 in 32-byte boxes
         if (quant.slot >= 0) {
             w.has_scale = true;
@@ -586,18 +607,31 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
         const int64_t src_step = loop3.empty() ? 0 : 32 * count_of(f, loop3[1], 0, "loop3 source stride", "RUN_BURST_PATTERN", kMaxStride);
         const int64_t dst_step = loop3.empty() ? 0 : count_of(f, loop3[2], 0, "loop3 destination stride", "RUN_BURST_PATTERN", kMaxStride) *
                                                          std::max(1, engine::dtype_bits(dst.info.dtype) / 8);
-        require_bounded_work(double(repeats) * double(w.m) * double(w.n), "elements");
+        require_bounded_work(double(repeats) * double(tile_m) * double(tile_n), "elements");
         for (int64_t i = 0; i < repeats; ++i) {
             Slot from = f.slots[src.slot], to = f.slots[dst.slot];
             advance(src.info, from, i, src_step);
             advance(dst.info, to, i, dst_step);
-            engine::TileDesc acc = cube_tile(pto::TileType::Acc, src.info.dtype, w.m, w.n);
+            engine::TileDesc acc = cube_tile(pto::TileType::Acc, src.info.dtype, rows_read, tile_n);
             acc.rows = int32_t(src_rows);
             acc = place(acc, src.info, from, "src");
             w.src = &acc;
             if (dst.info.memory) require_aligned(dst.info, to, 32, "dst", kCubeUnits);
-            w.dst = address(dst.info, to, engine::cube::fixpipe_extent(w), "dst");
-            engine::cube::fixpipe(w);
+            for (const Part& part : parts) {
+                w.src_row = part.row;
+                w.src_col = part.col;
+                const int64_t extent = engine::cube::fixpipe_extent(w);
+                if (!to_ub) {
+                    w.dst = address(dst.info, to, extent, "dst");
+                    engine::cube::fixpipe(w);
+                    continue;
+                }
+                // Each sub-block's UB has its own origin at %dst.
+                runtime::write_sub_block_ub(part.sub_block, [&](std::byte* ub, uint64_t size) {
+                    w.dst = inside(pto::TileType::Vec, MemoryWindow{ub, size, true}, to.i, extent, "dst");
+                    engine::cube::fixpipe(w);
+                });
+            }
         }
     });
 }

@@ -1,5 +1,6 @@
-// The fixpipe's writeback of an accumulator (pto.mte_l0c_gm, pto.mte_l0c_l1): quantization, ReLU and
-// clip, the conversion to the destination type under its saturation mode, and the destination layout.
+// The fixpipe's writeback of an accumulator (pto.mte_l0c_gm, pto.mte_l0c_l1, pto.mte_l0c_ub):
+// quantization, ReLU and clip, the conversion to the destination type under its saturation mode, and
+// the destination layout.
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/cube.hpp>
 #include <pto/numeric/convert.hpp>
@@ -89,7 +90,8 @@ int64_t fixpipe_extent(const Fixpipe& w)
 void fixpipe(const Fixpipe& w)
 {
     const TileDesc& acc = *w.src;
-    require_written(acc, int(w.m), int(w.n), "src");
+    // Row by row: nz2dn's loop0 stride skips the accumulator rows between those read.
+    for (int64_t r = 0; r < w.m; ++r) require_written(acc, Window{int(w.src_row + r * w.src_row_step), int(w.src_col), 1, int(w.n)}, "src");
     const int64_t bytes = dtype_bits(w.dst_dtype) / 8;
     std::unique_lock<std::mutex> atomics;
     if (w.atomic != FixpipeAtomic::None) atomics = lock_global_atomics();
@@ -98,7 +100,8 @@ void fixpipe(const Fixpipe& w)
         const float slope = w.slope_table ? table_value(w.slope_table, w.slope_dtype, c) : w.slope;
         for (int64_t r = 0; r < w.m; ++r) {
             // The quantized product is an f32, as in the quantizing TSTORE and TMOV.
-            double q = w.has_scale ? double(float(accumulator_value(acc, r, c)) * scale) : accumulator_value(acc, r, c);
+            const double x = accumulator_value(acc, w.src_row + r * w.src_row_step, w.src_col + c);
+            double q = w.has_scale ? double(float(x) * scale) : x;
             if (q < 0 && w.relu == FixpipeRelu::Normal) q = 0.0;
             if (q < 0 && (w.relu == FixpipeRelu::Scalar || w.relu == FixpipeRelu::Vector)) q = double(float(q) * slope);
             if (w.has_clip && q > w.clip) q = w.clip;

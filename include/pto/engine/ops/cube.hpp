@@ -90,6 +90,9 @@ struct Fixpipe {
     std::byte* dst = nullptr;
     DType dst_dtype = DType::F32;
     int64_t m = 0, n = 0;
+    // Result (r, c) is accumulator element (src_row + r * src_row_step, src_col + c): a part of the
+    // accumulator (one half of a dual-destination writeback), its rows spread out by nz2dn's loop0 stride.
+    int64_t src_row = 0, src_col = 0, src_row_step = 1;
     FixpipeLayout layout = FixpipeLayout::ND;
     int64_t dst_stride = 0;  // elements between rows (ND), columns (DN); rows between box columns (Nz)
     int64_t box_columns = 16;  // Nz: 16, or 8 when an f32 result is split into 32-byte boxes

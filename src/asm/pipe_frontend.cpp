@@ -1,5 +1,6 @@
 #include "asm/pipe_frontend.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -11,6 +12,8 @@ namespace pto::as {
 namespace {
 
 bool is_init(std::string_view name) { return name == "pto.aic_initialize_pipe" || name == "pto.aiv_initialize_pipe"; }
+
+const char* direction_name(uint8_t direction) { return direction == 1 ? "C2V" : "V2C"; }
 
 bool is_transfer(std::string_view name)
 {
@@ -41,6 +44,10 @@ std::string describe(const Attribute* a)
         default: return a->text().empty() ? "another kind of value" : a->text();
     }
 }
+
+// A logical pipe, as the assembler keys it: the function that reserves its buffer, the buffer's name,
+// and the direction (1: C2V, 2: V2C).
+using PipeKey = std::tuple<std::string, std::string, uint8_t>;
 
 // Collects the problems of one module; each check names the rule it enforces.
 class Analysis {
@@ -98,6 +105,7 @@ private:
         std::vector<const Operation*> inits, transfers, reserves, imports;
         walk(*fn.body, [&](const Operation& op) {
             if (is_init(op.name)) inits.push_back(&op);
+            else if (is_lowered_pipe_init(op.name)) scan_lowered_init(fn, op);
             else if (is_transfer(op.name)) transfers.push_back(&op);
             else if (op.name == "pto.reserve_buffer") reserves.push_back(&op);
             else if (op.name == "pto.import_reserved_buffer") imports.push_back(&op);
@@ -115,13 +123,20 @@ private:
         std::optional<int64_t> dir_mask, slot_size;
         if (init) {
             out_.init[&fn] = init;
+            function_of_[init] = &fn;
             dir_mask = integer(*init, "dir_mask", 1, 3);
             slot_size = integer(*init, "slot_size", 1, int64_t(1) << 30);
             explicit_nosplit_[init] = boolean(*init, "nosplit");
             if (!init->results.empty())
                 problem("STRUCT_RESULT_COUNT", *init, "a front-end pipe initialization defines no handle: the transfers find it",
                         "no results", std::to_string(init->results.size()));
-            if (init->operands.size() >= 2 && dir_mask && slot_size) check_consumer_buffers(fn, *init, *dir_mask, *slot_size);
+            if (init->operands.size() >= 2 && dir_mask && slot_size) {
+                // c2v_consumer_buf and v2c_consumer_buf, after gm_slot_buffer when given.
+                const std::size_t first = init->operands.size() - 2;
+                all_inits_.push_back(init);
+                join_logical_pipes(fn, *init, *dir_mask, init->operands[first], init->operands[first + 1]);
+                check_consumer_buffers(*init, *dir_mask, *slot_size);
+            }
         }
         for (const Operation* op : transfers) check_transfer(fn, *op, init, dir_mask);
     }
@@ -197,61 +212,99 @@ private:
         out_.reserve_of[&op] = found;
     }
 
+    // A lowered initialization: `(gm_addr?, local_addr[, peer_local_addr])`, local_addr the C2V
+    // consumer's buffer on a pipe of both directions. Its attributes are checked when it is lowered; one
+    // of another dir_mask than the assembler's 1 to 3 keeps the flag_base it writes.
+    void scan_lowered_init(const Function& fn, const Operation& init)
+    {
+        const Attribute* dir_mask = init.attribute("dir_mask");
+        if (!dir_mask || !dir_mask->is(Attribute::Kind::Integer) || dir_mask->int_value() < 1 || dir_mask->int_value() > 3) return;
+        all_inits_.push_back(&init);
+        function_of_[&init] = &fn;
+        const Attribute* flag = init.attribute("flag_base");
+        explicit_flag_[&init] = flag && flag->is(Attribute::Kind::Integer) ? std::optional<int64_t>(flag->int_value()) : std::nullopt;
+        const std::size_t first = init.name == "pto.initialize_l2g2l_pipe" ? 1 : 0;
+        const auto operand = [&](std::size_t i) { return i < init.operands.size() ? init.operands[i] : nullptr; };
+        const int64_t mask = dir_mask->int_value();
+        join_logical_pipes(fn, init, mask, operand(first), mask == 3 ? operand(first + 1) : operand(first));
+    }
+
+    // Each direction of the pipe whose consumer buffer comes from a reserve or an import joins the
+    // logical pipe of that buffer and direction (the assembler's peer key).
+    void join_logical_pipes(const Function& fn, const Operation& init, int64_t dir_mask, const Value* c2v_buffer, const Value* v2c_buffer)
+    {
+        for (const uint8_t direction : {uint8_t(1), uint8_t(2)}) {
+            const Value* buffer = direction == 1 ? c2v_buffer : v2c_buffer;
+            const Operation* def = buffer ? buffer->defining_op : nullptr;
+            if (!(dir_mask & direction) || !def) continue;
+            const Attribute* name = def->attribute("name");
+            const Attribute* peer = def->attribute("peer_func");
+            std::optional<PipeKey> key;
+            if (def->name == "pto.reserve_buffer" && name) key = PipeKey{fn.name, name->text(), direction};
+            if (def->name == "pto.import_reserved_buffer" && name && peer) key = PipeKey{peer->text(), name->text(), direction};
+            if (!key) continue;
+            peers_[*key].push_back(&init);
+            keys_of_[&init].push_back(*key);
+        }
+    }
+
     // The function's own consumer buffer (C2V's in the vector function, V2C's in the cube function),
-    // when reserved here, lies in the consumer's memory and holds every slot. The operands name the
-    // logical pipes they join.
-    void check_consumer_buffers(const Function& fn, const Operation& init, int64_t dir_mask, int64_t slot_size)
+    // when reserved here, lies in the consumer's memory and holds every slot.
+    void check_consumer_buffers(const Operation& init, int64_t dir_mask, int64_t slot_size)
     {
         const std::size_t first = init.operands.size() - 2;  // after gm_slot_buffer, when given
         for (const uint8_t direction : {uint8_t(1), uint8_t(2)}) {
             if (!(dir_mask & direction)) continue;
             const Value* buffer = init.operands[first + (direction == 1 ? 0 : 1)];
             const Operation* def = buffer ? buffer->defining_op : nullptr;
-            if (!def) continue;
-            if (def->name == "pto.reserve_buffer") {
-                const bool consumer_here = (direction == 1) == (init.name == "pto.aiv_initialize_pipe");
-                const Attribute* location = def->attribute("location");
-                const std::string want = direction == 1 ? "vec" : "mat";
-                if (consumer_here && location && location->enum_value() != want)
-                    problem("STRUCT_RESERVED_BUFFER", *def,
-                            std::string("the ") + (direction == 1 ? "C2V" : "V2C") + " consumer's buffer lies in its " +
-                                (direction == 1 ? "UB" : "L1"),
-                            "location = #pto.address_space<" + want + ">", location->enum_value());
-                const Attribute* size = def->attribute("size");
-                const int64_t needed = slot_size * frontend_slot_num(dir_mask);
-                if (size && size->is(Attribute::Kind::Integer) && size->int_value() < needed)
-                    problem("STRUCT_RESERVED_BUFFER", *def, "the reserved buffer holds every slot of the pipe",
-                            "at least " + std::to_string(needed) + " bytes (slot_size " + std::to_string(slot_size) + " x " +
-                                std::to_string(frontend_slot_num(dir_mask)) + " slots)",
-                            std::to_string(size->int_value()) + " bytes");
-                if (const Attribute* n = def->attribute("name")) peers_[{fn.name, n->text(), direction}].push_back(&init);
-            } else if (def->name == "pto.import_reserved_buffer") {
-                const Attribute* n = def->attribute("name");
-                const Attribute* peer = def->attribute("peer_func");
-                if (n && peer) peers_[{peer->text(), n->text(), direction}].push_back(&init);
-            }
+            if (!def || def->name != "pto.reserve_buffer") continue;
+            const bool consumer_here = (direction == 1) == (init.name == "pto.aiv_initialize_pipe");
+            const Attribute* location = def->attribute("location");
+            const std::string want = direction == 1 ? "vec" : "mat";
+            if (consumer_here && location && location->enum_value() != want)
+                problem("STRUCT_RESERVED_BUFFER", *def,
+                        std::string("the ") + direction_name(direction) + " consumer's buffer lies in its " + (direction == 1 ? "UB" : "L1"),
+                        "location = #pto.address_space<" + want + ">", location->enum_value());
+            const Attribute* size = def->attribute("size");
+            const int64_t needed = slot_size * frontend_slot_num(dir_mask);
+            if (size && size->is(Attribute::Kind::Integer) && size->int_value() < needed)
+                problem("STRUCT_RESERVED_BUFFER", *def, "the reserved buffer holds every slot of the pipe",
+                        "at least " + std::to_string(needed) + " bytes (slot_size " + std::to_string(slot_size) + " x " +
+                            std::to_string(frontend_slot_num(dir_mask)) + " slots)",
+                        std::to_string(size->int_value()) + " bytes");
         }
     }
 
-    // The two ends of each logical pipe, and the `nosplit` of every pipe joined to others through them:
-    // given explicitly, or inferred from its transfers' splits (all 0: no split) on both ends.
+    // The two ends of each logical pipe: one initialization in the function that reserves its buffer
+    // and one in the function that imports it. Then the flag of every pipe, and the `nosplit` of every
+    // front-end pipe joined to others through them: given explicitly, or inferred from its transfers'
+    // splits (all 0: no split) on both ends.
     void pair_peers()
     {
         std::map<const Operation*, std::set<const Operation*>> joined;
+        std::set<PipeKey> complete;
         for (const auto& [key, inits] : peers_) {
+            const auto& [owner, name, direction] = key;
             std::set<const Function*> functions;
-            for (const Operation* i : inits) functions.insert(function_of(*i));
-            if (inits.size() != 2 || functions.size() != 2) {
+            bool owner_joins = false;
+            for (const Operation* i : inits) {
+                functions.insert(function_of_.at(i));
+                owner_joins = owner_joins || function_of_.at(i)->name == owner;
+            }
+            if (inits.size() != 2 || functions.size() != 2 || !owner_joins) {
                 problem("STRUCT_PIPE_PEER", *inits.front(),
-                        "the buffer \"" + std::get<1>(key) + "\" of @" + std::get<0>(key) + " joins a " + (std::get<2>(key) == 1 ? "C2V" : "V2C") +
+                        "the buffer \"" + name + "\" of @" + owner + " joins a " + direction_name(direction) +
                             " pipe: one initialization in each of two peer functions",
-                        "2 initializations in 2 functions",
-                        std::to_string(inits.size()) + " in " + std::to_string(functions.size()));
+                        "2 initializations in 2 functions, one of them @" + owner,
+                        std::to_string(inits.size()) + " in " + std::to_string(functions.size()) + (owner_joins ? "" : ", none @" + owner));
                 continue;
             }
+            complete.insert(key);
+            if (!is_init(inits[0]->name) || !is_init(inits[1]->name)) continue;  // nosplit: the front-end pipes'
             joined[inits[0]].insert(inits[1]);
             joined[inits[1]].insert(inits[0]);
         }
+        resolve_flag_bases(complete);
         std::set<const Operation*> done;
         for (const auto& [fn, root] : out_.init) {
             if (done.count(root)) continue;
@@ -264,6 +317,48 @@ private:
                     if (done.insert(j).second) group.push_back(j), pending.push_back(j);
             }
             resolve_nosplit(group);
+        }
+    }
+
+    // The assembler's flag assignment (its design page, 7.7.3 and 8): a logical pipe's flag_base is the
+    // one either end writes (both must agree), else 0, or 2 for the V2C pipe of two peer functions that
+    // exchange tiles both ways. A pipe of both directions takes its C2V pipe's flag and runs its V2C
+    // tiles on the pair after it, 2 and 3, where a V2C pipe of its peer meets them. A pipe that writes
+    // no flag_base must join a logical pipe.
+    void resolve_flag_bases(const std::set<PipeKey>& complete)
+    {
+        const auto peer_functions = [&](const PipeKey& key) {
+            const std::vector<const Operation*>& ends = peers_.at(key);
+            return std::set<const Function*>{function_of_.at(ends[0]), function_of_.at(ends[1])};
+        };
+        std::map<std::set<const Function*>, uint8_t> directions_between;
+        for (const PipeKey& key : complete) directions_between[peer_functions(key)] |= std::get<2>(key);
+        std::map<PipeKey, int64_t> flag_of;
+        for (const PipeKey& key : complete) {
+            std::optional<int64_t> written;
+            for (const Operation* init : peers_.at(key)) {
+                const std::optional<int64_t> own = explicit_flag_[init];
+                if (own && written && *own != *written)
+                    problem("STRUCT_PIPE_PEER", *init, "the two ends of a logical pipe use one flag_base",
+                            "flag_base = " + std::to_string(*written) + " as at the peer", "flag_base = " + std::to_string(*own));
+                if (own && !written) written = own;
+            }
+            const bool both_ways = directions_between[peer_functions(key)] == 3;
+            flag_of[key] = written.value_or(std::get<2>(key) == 2 && both_ways ? 2 : 0);
+        }
+        for (const Operation* init : all_inits_) {
+            if (const std::optional<int64_t> own = explicit_flag_[init]) {
+                out_.flag_base[init] = uint32_t(*own);
+                continue;
+            }
+            const std::vector<PipeKey>& keys = keys_of_[init];  // C2V's first
+            const auto paired = std::find_if(keys.begin(), keys.end(), [&](const PipeKey& k) { return complete.count(k) > 0; });
+            if (paired != keys.end()) out_.flag_base[init] = uint32_t(flag_of.at(*paired));
+            else if (keys.empty())
+                problem("STRUCT_PIPE_INIT", *init, "a pipe without flag_base takes its consumer buffer from a reserved buffer, which pairs it with its peer",
+                        is_init(init->name) ? "c2v_consumer_buf / v2c_consumer_buf from pto.reserve_buffer or pto.import_reserved_buffer"
+                                            : "flag_base = N, or local_addr from pto.reserve_buffer or pto.import_reserved_buffer",
+                        "a buffer of neither");
         }
     }
 
@@ -299,16 +394,13 @@ private:
         for (const Operation* init : group) out_.nosplit[init] = stated.value_or(inferred.value_or(false));
     }
 
-    const Function* function_of(const Operation& op) const
-    {
-        for (const auto& [fn, init] : out_.init)
-            if (init == &op) return fn;
-        return nullptr;
-    }
-
     const Module& module_;
     FrontendPipes out_;
-    std::map<std::tuple<std::string, std::string, uint8_t>, std::vector<const Operation*>> peers_;  // (owner, name, direction)
+    std::map<PipeKey, std::vector<const Operation*>> peers_;              // each logical pipe's ends
+    std::unordered_map<const Operation*, std::vector<PipeKey>> keys_of_;  // the logical pipes each initialization joins
+    std::vector<const Operation*> all_inits_;                             // front-end and lowered
+    std::unordered_map<const Operation*, const Function*> function_of_;
+    std::unordered_map<const Operation*, std::optional<int64_t>> explicit_flag_;  // a lowered initialization's flag_base
     std::unordered_map<const Operation*, std::set<bool>> split_users_;
     std::unordered_map<const Operation*, std::optional<bool>> explicit_nosplit_;
 };
@@ -336,6 +428,8 @@ bool dominates(const Operation& a, const Operation& b)
     }
     return false;
 }
+
+bool is_lowered_pipe_init(std::string_view op_name) { return op_name == "pto.initialize_l2g2l_pipe" || op_name == "pto.initialize_l2l_pipe"; }
 
 bool is_frontend_pipe_op(std::string_view op_name)
 {

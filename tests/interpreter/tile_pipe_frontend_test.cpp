@@ -5,10 +5,14 @@
 // / `pto.tfree_from_aic` and the other direction's spellings. Every direction and split, global slots
 // or the pipe's own, more tiles than slots, against a C++ reference and against the same kernel in
 // the lowered spellings; each spelling prints back and parses to the same program; every rule the
-// assembler enforces before running is its STRUCT_* code, in the verifier and in a run.
+// assembler enforces before running is its STRUCT_* code, in the verifier and in a run. The lowered
+// initializations over reserved and imported buffers, paired as the assembler pairs them: the
+// flag_base each pipe gets, the same bits in every arrangement of pipes, and the broken pairings.
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "asm/pipe_frontend.hpp"
 #include "asm/printer.hpp"
 #include "asm/verifier.hpp"
 #include "support.hpp"
@@ -424,6 +428,251 @@ TEST(TextFrontendPipe, EveryBrokenRuleIsItsCodeBeforeAndWhenRunning)
         const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out), array_arg("fifo", fifo)}, {});
         ASSERT_FALSE(r.ok());
         EXPECT_EQ(r.diagnostics[0].code, found[0].code) << r.diagnostics[0].format();
+    }
+}
+
+// --- the lowered initializations over reserved buffers, paired by the assembler's rule -------------
+
+// How the lowered kernel arranges its pipes for dir_mask 3: a pipe per direction on each side, one
+// pipe of both directions on each side, or the cube's one pipe of both directions against the vector
+// function's pipe per direction.
+enum class Arrangement { PipePerDirection, OnePipeOfBoth, CubeBothVectorPerDirection };
+
+// The kernel of frontend_program in the lowered spellings as the assembler's output has it before it
+// resolves the buffers: reserved and imported, no flag_base written (the pairing gives it). The V2C
+// ring of a pipe of its own lies after the C2V ring in the global slots, as in a pipe of both.
+std::string paired_lowered_program(const Variant& v, Arrangement arrangement)
+{
+    const bool c2v = v.dir & 1, v2c = v.dir & 2;
+    const int slot_num = v.dir == 3 ? 4 : 8;
+    const std::string split = "{split = " + std::to_string(v.split) + "}";
+    const std::string size = std::to_string(slot_num * 2048);
+    const auto init = [&](const std::string& result, int dir_mask, const std::string& gm, const std::string& buffers) {
+        const std::string attrs = "dir_mask = " + std::to_string(dir_mask) + ", slot_size = 2048, slot_num = " + std::to_string(slot_num);
+        const std::string nosplit = std::string(", nosplit = ") + (v.split == 0 ? "true" : "false");
+        return v.global_slots ? "    " + result + " = pto.initialize_l2g2l_pipe {" + attrs + ", local_slot_num = " + std::to_string(slot_num) +
+                                    nosplit + "}(" + gm + " : !pto.ptr<f32>, " + buffers + ") -> !pto.pipe\n"
+                              : "    " + result + " = pto.initialize_l2l_pipe {" + attrs + nosplit + "}(" + buffers + ") -> !pto.pipe\n";
+    };
+    const auto pipes = [&](bool both) {
+        if (both) return init("%pc", 3, "%own", "%c2v_buf : i32, %v2c_buf : i32");
+        return std::string(v.dir == 3 ? "    %v2c_at = arith.constant 2048 : index\n"
+                                        "    %own_v2c = pto.addptr %own, %v2c_at : !pto.ptr<f32> -> !pto.ptr<f32>\n"
+                                      : "") +
+               (c2v ? init("%pc", 1, "%own", "%c2v_buf : i32") : "") + (v2c ? init("%pv", 2, v.dir == 3 ? "%own_v2c" : "%own", "%v2c_buf : i32") : "");
+    };
+    const bool cube_both = arrangement != Arrangement::PipePerDirection, vector_both = arrangement == Arrangement::OnePipeOfBoth;
+    const std::string cube_v2c = cube_both ? "%pc" : "%pv", vector_v2c = vector_both ? "%pc" : "%pv";
+    const std::string cube_body =
+        std::string(c2v ? "    %c2v_buf = pto.import_reserved_buffer {name = \"c2v_fifo\", peer_func = @vector_k} -> i32\n" : "") +
+        (v2c ? "    %v2c_buf = pto.reserve_buffer {name = \"v2c_fifo\", size = " + size +
+                   ", location = #pto.address_space<mat>, auto = false, base = 65536} -> i32\n"
+             : "") +
+        pipes(cube_both) +
+        "    scf.for %i = %c0 to %ntiles step %c1 {\n" +
+        (v.dir == 1 ? "      %m = pto.alloc_tile : " + kMat + "\n"
+                      "        %r = arith.muli %i, %c16 : index\n"
+                      "        %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView +
+                          " -> !pto.partition_tensor_view<16x32xf32>\n"
+                      "        pto.tload ins(%src : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + kMat + ")\n"
+                      "        pto.tpush(%m, %pc : " + kMat + ", !pto.pipe) " + split + "\n"
+                    : "        %m = pto.declare_tile -> " + kMat + "\n"
+                      "        pto.tpop(%m, " + cube_v2c + " : " + kMat + ", !pto.pipe) " + split + "\n" +
+                          (v.dir == 2 ? store_whole() : "        pto.tpush(%m, %pc : " + kMat + ", !pto.pipe) " + split + "\n") +
+                          "        pto.tfree(" + cube_v2c + " : !pto.pipe) " + split + "\n") +
+        "    }\n";
+    const std::string vector_body =
+        std::string(c2v ? "    %c2v_buf = pto.reserve_buffer {name = \"c2v_fifo\", size = " + size +
+                              ", location = #pto.address_space<vec>, auto = true} -> i32\n"
+                        : "") +
+        (v2c ? "    %v2c_buf = pto.import_reserved_buffer {name = \"v2c_fifo\", peer_func = @cube_k} -> i32\n" : "") +
+        pipes(vector_both) +
+        "    %l = pto.alloc_tile : " + vec_part(v) + "\n"
+        "    %d = pto.alloc_tile : " + vec_part(v) + "\n"
+        "    scf.for %i = %c0 to %ntiles step %c1 {\n" +
+        (v2c ? load_doubled_part(v) + "        pto.tpush(%d, " + vector_v2c + " : " + vec_part(v) + ", !pto.pipe) " + split + "\n" : "") +
+        (c2v ? "        %t = pto.declare_tile -> " + vec_part(v) + "\n"
+               "        pto.tpop(%t, %pc : " + vec_part(v) + ", !pto.pipe) " + split + "\n" + store_part(v, "%t", v.dir == 3) +
+                   "        pto.tfree(%pc : !pto.pipe) " + split + "\n"
+             : "") +
+        "    }\n";
+    const std::string params = "(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>)";
+    return "module {\n"
+           "  func.func @cube_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + prologue(v) + cube_body +
+           "    return\n  }\n"
+           "  func.func @vector_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + prologue(v) + vector_body +
+           "    return\n  }\n"
+           "}\n";
+}
+
+// The flag_base the pairing gives each lowered initialization, in the order they stand.
+std::vector<uint32_t> paired_flags(const Module& module)
+{
+    const FrontendPipes pipes = analyze_frontend_pipes(module);
+    std::vector<uint32_t> flags;
+    for (const auto& f : module.functions)
+        walk(*f->body, [&](const Operation& op) {
+            if (is_lowered_pipe_init(op.name)) flags.push_back(pipes.flag_base.at(&op));
+        });
+    return flags;
+}
+
+TEST(TextPipePairing, LoweredPipesOverReservedBuffersGiveTheBitsOfTheFrontEnd)
+{
+    struct Case {
+        int dir;
+        Arrangement arrangement;
+        std::vector<uint32_t> flags;  // cube's initializations, then the vector function's
+    };
+    // One direction: flag 0. Both between the two functions: C2V 0 and V2C 2; a pipe of both takes
+    // its C2V pipe's 0 and runs its V2C tiles on flag 2, where the vector function's V2C pipe is.
+    const std::vector<Case> cases = {{1, Arrangement::PipePerDirection, {0, 0}},
+                                     {2, Arrangement::PipePerDirection, {0, 0}},
+                                     {3, Arrangement::PipePerDirection, {0, 2, 0, 2}},
+                                     {3, Arrangement::OnePipeOfBoth, {0, 0}},
+                                     {3, Arrangement::CubeBothVectorPerDirection, {0, 0, 2}}};
+    for (const Case& c : cases)
+        for (const int split : {0, 1, 2})
+            for (const bool global_slots : {true, false}) {
+                const Variant v{c.dir, split, global_slots};
+                SCOPED_TRACE(name_of(v) + ", arrangement " + std::to_string(int(c.arrangement)));
+                const std::string text = paired_lowered_program(v, c.arrangement);
+                EXPECT_EQ(paired_flags(parse_ok(text, "paired.pto").module), c.flags);
+                const std::vector<float> in = random_vector<float>(size_t(kTiles) * kRows * kCols, 70 + c.dir * 3 + split);
+                const Outcome o = run_kernel(text, v, in, /*checked=*/split == 1);
+                ASSERT_TRUE(o.result.ok()) << format_all(o.result) << text;
+                EXPECT_EQ(o.out, reference(v, in));
+            }
+}
+
+TEST(TextPipePairing, AFlagBaseWrittenOnOneEndIsThePeersToo)
+{
+    // The cube's C2V pipe writes flag 6: the vector function's end of it takes 6; V2C keeps its 2.
+    const Variant v{3, 1, false};
+    const std::string text = replaced(paired_lowered_program(v, Arrangement::PipePerDirection), "%pc = pto.initialize_l2l_pipe {dir_mask = 1,",
+                                      "%pc = pto.initialize_l2l_pipe {flag_base = 6, dir_mask = 1,");
+    EXPECT_EQ(paired_flags(parse_ok(text, "written.pto").module), (std::vector<uint32_t>{6, 2, 6, 2}));
+    const std::vector<float> in = random_vector<float>(size_t(kTiles) * kRows * kCols, 90);
+    const Outcome o = run_kernel(text, v, in, true);
+    ASSERT_TRUE(o.result.ok()) << format_all(o.result) << text;
+    EXPECT_EQ(o.out, reference(v, in));
+}
+
+// Two C2V pipes from the cube to the vector cores: "first" over a reserved buffer, flag 4 written on
+// its vector end only, and "second" over a plain address on flag 0, written on both ends (a function
+// reserves one buffer). Taken as written (the cube's end of "first" on flag 0 by default), the cube
+// would push both streams into the pipe of flag 0 and the vector cores pop the first's tiles there.
+TEST(TextPipePairing, TwoPipesThatWouldShareAFlagAsWrittenRunApart)
+{
+    const std::string mat = kMat, vec = "!pto.tile_buf<vec, 8x32xf32>", view = kView;  // 3 tiles per stream
+    const auto pipe = [](const std::string& result, const std::string& buffer, const std::string& flag) {
+        return "    " + result + " = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 2048, slot_num = 2" + flag + "}(" + buffer +
+               " : i32) -> !pto.pipe\n";
+    };
+    const std::string consts = "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c8 = arith.constant 8 : index\n"
+                               "    %c16 = arith.constant 16 : index\n    %c32 = arith.constant 32 : index\n    %c48 = arith.constant 48 : index\n"
+                               "    %n = arith.constant 3 : index\n    %rows = arith.constant 96 : index\n"
+                               "    %iv = pto.make_tensor_view %in, shape = [%rows, %c32], strides = [%c32, %c1] : " + view + "\n"
+                               "    %ov = pto.make_tensor_view %out, shape = [%rows, %c32], strides = [%c32, %c1] : " + view + "\n";
+    const std::string params = "(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>)";
+    const std::string text =
+        "module {\n"
+        "  func.func @cube_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + consts +
+        "    %first_buf = pto.import_reserved_buffer {name = \"first\", peer_func = @vector_k} -> i32\n"
+        "    %second_buf = arith.constant 4096 : i32\n" +
+        pipe("%first", "%first_buf", "") + pipe("%second", "%second_buf", ", flag_base = 0") +
+        "    %m = pto.alloc_tile : " + mat + "\n"
+        "    scf.for %i = %c0 to %n step %c1 {\n"
+        "      %r = arith.muli %i, %c16 : index\n"
+        "      %a = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + view + " -> !pto.partition_tensor_view<16x32xf32>\n"
+        "      pto.tload ins(%a : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + mat + ")\n"
+        "      pto.tpush(%m, %first : " + mat + ", !pto.pipe) {split = 1}\n"
+        "      %b = arith.addi %r, %c48 : index\n"
+        "      %bv = pto.partition_view %iv, offsets = [%b, %c0], sizes = [%c16, %c32] : " + view + " -> !pto.partition_tensor_view<16x32xf32>\n"
+        "      pto.tload ins(%bv : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + mat + ")\n"
+        "      pto.tpush(%m, %second : " + mat + ", !pto.pipe) {split = 1}\n"
+        "    }\n    return\n  }\n"
+        "  func.func @vector_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + consts +
+        "    %first_buf = pto.reserve_buffer {name = \"first\", size = 4096, location = #pto.address_space<vec>, auto = false, base = 0} -> i32\n"
+        "    %second_buf = arith.constant 4096 : i32\n" +
+        pipe("%first", "%first_buf", ", flag_base = 4") + pipe("%second", "%second_buf", ", flag_base = 0") +
+        "    %sub64 = pto.get_subblock_idx\n"
+        "    %sub = arith.index_cast %sub64 : i64 to index\n"
+        "    %half = arith.muli %sub, %c8 : index\n"
+        "    scf.for %i = %c0 to %n step %c1 {\n"
+        "      %r0 = arith.muli %i, %c16 : index\n"
+        "      %r = arith.addi %r0, %half : index\n"
+        "      %t = pto.declare_tile -> " + vec + "\n"
+        "      pto.tpop(%t, %first : " + vec + ", !pto.pipe) {split = 1}\n"
+        "      %a = pto.partition_view %ov, offsets = [%r, %c0], sizes = [%c8, %c32] : " + view + " -> !pto.partition_tensor_view<8x32xf32>\n"
+        "      pto.tstore ins(%t : " + vec + ") outs(%a : !pto.partition_tensor_view<8x32xf32>)\n"
+        "      pto.tfree(%first : !pto.pipe) {split = 1}\n"
+        "      %u = pto.declare_tile -> " + vec + "\n"
+        "      pto.tpop(%u, %second : " + vec + ", !pto.pipe) {split = 1}\n"
+        "      %b = arith.addi %r, %c48 : index\n"
+        "      %bv = pto.partition_view %ov, offsets = [%b, %c0], sizes = [%c8, %c32] : " + view + " -> !pto.partition_tensor_view<8x32xf32>\n"
+        "      pto.tstore ins(%u : " + vec + ") outs(%bv : !pto.partition_tensor_view<8x32xf32>)\n"
+        "      pto.tfree(%second : !pto.pipe) {split = 1}\n"
+        "    }\n    return\n  }\n"
+        "}\n";
+    const ParseResult parsed = parse_ok(text, "two_pipes.pto");
+    for (const auto& d : verify(parsed.module, profile::Target::Cpu)) ADD_FAILURE() << d.format();
+    EXPECT_EQ(paired_flags(parsed.module), (std::vector<uint32_t>{4, 0, 4, 0}));
+    std::vector<float> in = random_vector<float>(96 * 32, 91), out(in.size(), -1.0f);
+    const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out)}, checked_run("cube_k"));
+    ASSERT_TRUE(r.ok()) << format_all(r);
+    EXPECT_EQ(out, in);
+}
+
+// The line of the first occurrence of `what` in `text`, as a diagnostic's location names it.
+std::string location_of(const std::string& text, const std::string& what)
+{
+    const std::size_t at = text.find(what);
+    EXPECT_NE(at, std::string::npos) << what;
+    return "broken.pto:" + std::to_string(1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n')) + ":";
+}
+
+TEST(TextPipePairing, EveryBrokenPairingIsItsCodeAtItsInitialization)
+{
+    const std::string good = paired_lowered_program({1, 1, false}, Arrangement::PipePerDirection);
+    const std::string init = "%pc = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 2048, slot_num = 8, nosplit = false}";
+    std::string conflicting = replaced(good, init, "%pc = pto.initialize_l2l_pipe {flag_base = 2, dir_mask = 1, slot_size = 2048, slot_num = 8, nosplit = false}");
+    conflicting = replaced(conflicting, init, "%pc = pto.initialize_l2l_pipe {flag_base = 4, dir_mask = 1, slot_size = 2048, slot_num = 8, nosplit = false}");
+    const std::string frontend_buffer = "c2v_consumer_buf = %c2v_buf";
+    const std::string unreserved_frontend = replaced(replaced(base(), frontend_buffer, "c2v_consumer_buf = %zero"), frontend_buffer, "c2v_consumer_buf = %zero");
+    struct Pairing {
+        std::string text, code, says, at;  // `at`: the text the diagnostic's line starts with
+    };
+    const std::vector<Pairing> cases = {
+        // The assembler's own examples: an initialization on a plain address without flag_base, and a
+        // buffer imported by a function that initializes no pipe on it.
+        {"func.func @k(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>) {\n"
+         "  %l = arith.constant 0 : i32\n"
+         "  %p = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 2048, slot_num = 2}(%l : i32) -> !pto.pipe\n"
+         "  return\n}\n",
+         "STRUCT_PIPE_INIT", "without flag_base takes its consumer buffer from a reserved buffer", "  %p = pto.initialize_l2l_pipe"},
+        {replaced(good, init + "(%c2v_buf : i32)", init + "(%zero : i32)"), "STRUCT_PIPE_PEER",
+         "the buffer \"c2v_fifo\" of @vector_k joins a C2V pipe: one initialization in each of two peer functions", "    " + init + "(%c2v_buf"},
+        {conflicting, "STRUCT_PIPE_PEER", "use one flag_base — expected flag_base = 2 as at the peer, got flag_base = 4",
+         "    %pc = pto.initialize_l2l_pipe {flag_base = 4"},
+        {replaced(good, "    %l = pto.alloc_tile", "    %again = " + init.substr(6) + "(%c2v_buf : i32) -> !pto.pipe\n    %l = pto.alloc_tile"),
+         "STRUCT_PIPE_PEER", "got 3 in 2", "    " + init},
+        // The front-end spellings take their flag from the same pairing.
+        {unreserved_frontend, "STRUCT_PIPE_INIT", "c2v_consumer_buf / v2c_consumer_buf from pto.reserve_buffer", "    pto.aic_initialize_pipe"},
+    };
+    for (const Pairing& c : cases) {
+        SCOPED_TRACE(c.code + ": " + c.says);
+        const ParseResult parsed = parse_ok(c.text, "broken.pto");
+        const std::vector<Diagnostic> found = verify(parsed.module, profile::Target::Cpu);
+        ASSERT_FALSE(found.empty()) << c.text;
+        EXPECT_EQ(found[0].code, c.code) << found[0].format();
+        EXPECT_NE(found[0].format().find(c.says), std::string::npos) << found[0].format();
+        EXPECT_EQ(found[0].location.rfind(location_of(c.text, c.at), 0), 0u) << found[0].format();
+        std::vector<float> in(size_t(kTiles) * kRows * kCols, 1.0f), out(in.size() * kBlocks, 0.0f), fifo(size_t(kSlotFloats) * kBlocks, 0.0f);
+        const RunResult r = run(parsed.module, {array_arg("in", in), array_arg("out", out), array_arg("fifo", fifo)}, {});
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.diagnostics[0].code, found[0].code) << r.diagnostics[0].format();
+        EXPECT_EQ(r.diagnostics[0].location, found[0].location) << r.diagnostics[0].format();
     }
 }
 

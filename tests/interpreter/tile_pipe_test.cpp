@@ -163,7 +163,7 @@ TEST(TextTilePipe, AVectorSectionWaitingForACubeThatNeverPushesIsADeadlock)
     const std::string vec = "!pto.tile_buf<vec, 16x32xf32>";
     const ParseResult parsed = parse_ok("func.func @k() {\n"
                                         "  %l = arith.constant 0 : i32\n"
-                                        "  %p = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 2048, slot_num = 2}(%l : i32) -> !pto.pipe\n"
+                                        "  %p = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 2048, slot_num = 2, flag_base = 0}(%l : i32) -> !pto.pipe\n"
                                         "  pto.section.cube {\n"
                                         "  }\n"
                                         "  pto.section.vector {\n"

@@ -16,6 +16,8 @@
 // slot of the consumer's local buffer (local_addr + (pop count mod local_slot_num) * slot_size) and
 // receives the tile there; `pto.tfree` has nothing left to free (TPOP freed the slot). A pipe of both
 // directions (dir_mask = 3) takes a second buffer after the first, the V2C consumer's (the cube's).
+// An initialization whose buffers come from pto.reserve_buffer / pto.import_reserved_buffer runs on the
+// flag_base its pairing with its peer gives (pipe_frontend.hpp), as the assembler fills it in.
 // The front-end spellings (lower_pipe_frontend.cpp) lower to the same steps.
 #include <pto/engine/ops/tile_pipe.hpp>
 #include <pto/runtime/cross_core_flags.hpp>
@@ -128,7 +130,9 @@ void Lowerer::lower_pipe(const Operation& op, Body& body)
         init.desc.direction = uint8_t(int_attribute(*this, op, "dir_mask", std::nullopt, 1, 7));
         init.desc.slot_size = uint32_t(int_attribute(*this, op, "slot_size", std::nullopt, 1, int64_t(1) << 30));
         init.desc.slot_num = uint32_t(int_attribute(*this, op, "slot_num", std::nullopt, 1, 1 << 16));
-        init.desc.flag_id = uint32_t(int_attribute(*this, op, "flag_base", 0, 0, 15));
+        const int64_t written_flag = int_attribute(*this, op, "flag_base", 0, 0, 15);
+        const auto paired = frontend_->flag_base.find(&op);  // as the assembler pairs it (pipe_frontend.hpp)
+        init.desc.flag_id = uint32_t(paired != frontend_->flag_base.end() ? paired->second : written_flag);
         const Attribute* nosplit = op.attribute("nosplit");
         init.desc.no_split = nosplit && nosplit->bool_value();
         init.local_slots = uint32_t(int_attribute(*this, op, "local_slot_num", int64_t(init.desc.slot_num), 1, 1 << 16));

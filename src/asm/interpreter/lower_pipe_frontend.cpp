@@ -3,10 +3,11 @@
 //
 //   pto.aic_initialize_pipe {dir_mask = 3, slot_size = 1024[, nosplit = true]}
 //       ([gm_slot_buffer = %g : !pto.ptr<f32>,] c2v_consumer_buf = %c : i32, v2c_consumer_buf = %v : i32)
-//     a pipe of dir_mask, flag 0, 8 slots (4 in each direction for dir_mask 3), in the global slots when
-//     given (pto.initialize_l2g2l_pipe, local_slot_num = slot_num), else slots of its own
-//     (pto.initialize_l2l_pipe); the consumer buffer of C2V is c2v_consumer_buf, that of V2C
-//     v2c_consumer_buf; nosplit as written or as the transfers' splits imply.
+//     a pipe of dir_mask on the flag its pairing gives (pipe_frontend.hpp), 8 slots (4 in each
+//     direction for dir_mask 3), in the global slots when given (pto.initialize_l2g2l_pipe,
+//     local_slot_num = slot_num), else slots of its own (pto.initialize_l2l_pipe); the consumer buffer
+//     of C2V is c2v_consumer_buf, that of V2C v2c_consumer_buf; nosplit as written or as the
+//     transfers' splits imply.
 //   pto.tpush_to_aiv(%t : T) {split = 1}                  pto.tpush(%t, %pipe) {split = 1}
 //   %t = pto.tpop_from_aic[(%rows, %cols)] {split = 1} -> T   pto.declare_tile, [pto.set_validshape,] pto.tpop
 //   pto.tfree_from_aic {split = 1}                        pto.tfree(%pipe) {split = 1}
@@ -66,6 +67,7 @@ void Lowerer::lower_pipe_frontend(const Operation& op, Body& body)
         init.desc.slot_size = uint32_t(op.attribute("slot_size")->int_value());
         init.desc.slot_num = init.local_slots = frontend_slot_num(dir_mask);
         init.desc.no_split = frontend_->nosplit.at(&op);
+        init.desc.flag_id = frontend_->flag_base.at(&op);
         const std::size_t first = op.operands.size() - 2;  // after gm_slot_buffer, when given
         init.gm = first == 1 ? slot(op.operands[0]) : -1;
         const int c2v = slot(op.operands[first]), v2c = slot(op.operands[first + 1]);

@@ -36,9 +36,13 @@ bool carries(const PipeDesc& pipe, Flow flow)
     return flow == Flow::C2V ? (bits & DIR_C2V) != 0 : (bits & DIR_V2C) != 0;
 }
 
+// The flag pair a flow signals on: a pipe of both directions runs its V2C tiles on the two flags after
+// its C2V pair, as the device's TPipe does, so a V2C pipe of flag_id + 2 is the same channel.
+uint32_t flow_flag(const PipeDesc& pipe, Flow flow) { return pipe.flag_id + (flow == Flow::V2C && carries(pipe, Flow::C2V) ? 2 : 0); }
+
 std::string pipe_name(const PipeDesc& pipe, Flow flow)
 {
-    return std::string("the ") + flow_name(flow) + " pipe of flag " + std::to_string(pipe.flag_id);
+    return std::string("the ") + flow_name(flow) + " pipe of flag " + std::to_string(flow_flag(pipe, flow));
 }
 
 // --- who takes part in a transfer ----------------------------------------------------------------
@@ -189,7 +193,7 @@ struct Pipes {
 
 ChannelKey key_of(const PipeDesc& pipe, Flow flow)
 {
-    return {runtime::task_cookie(), runtime::block_idx(), pipe.flag_id, flow};
+    return {runtime::task_cookie(), runtime::block_idx(), flow_flag(pipe, flow), flow};
 }
 
 Channel& channel_of(const PipeDesc& pipe, Flow flow, const char* instr)

@@ -22,7 +22,7 @@ std::string at_line(int line) { return "source_lines_test.cpp:" + std::to_string
 
 }  // namespace
 
-TEST(OrderCheckSourceLines, AMissingSyncNamesTheLinesOfBothInstructions)
+TEST(OrderCheck, AMissingSyncNamesTheKernelLinesOfBothInstructions)
 {
     ScopedChecked checked;
     std::vector<float> in = random_floats(kRows * kCols, 3), out(kRows * kCols, 0.f);
@@ -46,7 +46,7 @@ TEST(OrderCheckSourceLines, AMissingSyncNamesTheLinesOfBothInstructions)
     EXPECT_EQ(d.location, at_line(add_line)) << d.format();
 }
 
-TEST(OrderCheckSourceLines, ASetWithoutItsWaitNamesTheSetsLine)
+TEST(OrderCheck, ASetWithoutItsWaitNamesTheKernelLineOfTheSet)
 {
     ScopedChecked checked;
     std::vector<float> in = random_floats(kRows * kCols, 5);

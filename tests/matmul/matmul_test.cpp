@@ -243,6 +243,53 @@ TEST(Tmatmul, EverySimdTargetGivesTheDecidedSums)
     hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
 
+// f16 and bf16 in the cube's layouts (Left widened in place, Right's Zn boxes widened as they are
+// transposed) on every SIMD target, against the scalar conversion and one std::fma per k: random shapes
+// (partial boxes), an eighth of the inputs special (infinities, a quiet NaN, subnormals, negative zero).
+// Bit for bit except a NaN's sign and payload: the double emulation of targets without FMA picks the
+// product's NaN where the FMA instruction keeps the addend's (when an invalid product meets a NaN sum).
+template <typename In>
+void expect_special_products_on_every_target(uint32_t seed, std::initializer_list<uint16_t> special_bits)
+{
+    constexpr int M = 64, K = 64, N = 64;
+    const std::vector<uint16_t> specials(special_bits);
+    for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        SCOPED_TRACE(hwy::TargetName(target));
+        std::mt19937 rng(seed);
+        for (int trial = 0; trial < 4; ++trial) {
+            const int m = 1 + int(rng() % M), k = 1 + int(rng() % K), n = 1 + int(rng() % N);
+            TileLeft<In, M, K, DYNAMIC, DYNAMIC> a(m, k);
+            TileRight<In, K, N, DYNAMIC, DYNAMIC> b(k, n);
+            TileAcc<float, M, N, DYNAMIC, DYNAMIC> c(m, n);
+            const auto input = [&] { return rng() % 8 == 0 ? In::from_bits(specials[rng() % specials.size()]) : random_input<In>(rng); };
+            std::vector<In> av(size_t(m) * k), bv(size_t(k) * n);
+            for (int i = 0; i < m; ++i)
+                for (int kk = 0; kk < k; ++kk) a.SetValue(uint32_t(GetTileOffset<decltype(a)>(i, kk)), av[size_t(i) * k + kk] = input());
+            for (int kk = 0; kk < k; ++kk)
+                for (int j = 0; j < n; ++j) b.SetValue(uint32_t(GetTileOffset<decltype(b)>(kk, j)), bv[size_t(kk) * n + j] = input());
+            TMATMUL(c, a, b);
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) {
+                    float ordered = 0.0f;
+                    for (int kk = 0; kk < k; ++kk) ordered = std::fma(float(av[size_t(i) * k + kk]), float(bv[size_t(kk) * n + j]), ordered);
+                    const float got = c.GetValue(uint32_t(GetTileOffset<decltype(c)>(i, j)));
+                    const bool both_nan = std::isnan(got) && std::isnan(ordered);
+                    ASSERT_TRUE(both_nan || std::memcmp(&got, &ordered, sizeof(float)) == 0)
+                        << "trial " << trial << " (" << i << "," << j << ") of " << m << "x" << k << "x" << n << ": " << got << " vs " << ordered;
+                }
+        }
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
+}
+
+TEST(Tmatmul, HalfAndBfloat16SpecialValuesOnEverySimdTarget)
+{
+    // +-inf, quiet NaN, the smallest and largest subnormals of each sign, -0.
+    expect_special_products_on_every_target<half>(110, {0x7c00, 0xfc00, 0x7e00, 0x0001, 0x83ff, 0x03ff, 0x8001, 0x8000});
+    expect_special_products_on_every_target<bfloat16_t>(111, {0x7f80, 0xff80, 0x7fc0, 0x0001, 0x807f, 0x007f, 0x8001, 0x8000});
+}
+
 TEST(Tgemv, EveryFormTakesOneRow)
 {
     for (Form f : {Form::Plain, Form::Accumulate, Form::AccumulateInPlace, Form::Bias}) {

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/convert/vector_conversions.hpp"
+#include "engine/matmul/panel_packing.hpp"
 
 namespace pto::engine::matmul {
 
@@ -42,8 +42,8 @@ void for_each_run(const TileDesc& t, int rows, int cols, Run&& run)
         }
 }
 
-// n contiguous elements of type `from` widened into 32-bit `to` words (exact), the common types in
-// inline loops.
+// n contiguous elements of type `from` widened into 32-bit `to` words (exact), the common types by
+// vectors.
 void widen_run(DType from, const std::byte* in, DType to, uint32_t* out, int64_t n)
 {
     switch (from) {
@@ -51,24 +51,13 @@ void widen_run(DType from, const std::byte* in, DType to, uint32_t* out, int64_t
         case DType::I32:
             std::memcpy(out, in, size_t(n) * 4);
             return;
+        case DType::F16:
+            return widen_halves(Element::Half, in, out, n);
         case DType::BF16:
-            for (int64_t e = 0; e < n; ++e) {
-                uint16_t bits;
-                std::memcpy(&bits, in + 2 * e, 2);
-                out[e] = uint32_t(bits) << 16;
-            }
-            return;
+            return widen_halves(Element::Bfloat, in, out, n);
         case DType::I8:
             for (int64_t e = 0; e < n; ++e) out[e] = uint32_t(int32_t(int8_t(in[e])));
             return;
-        case DType::F16: {
-            // TCVT's vector conversion (F16C where the CPU has it) for whole vectors, the rest one by one.
-            static const convert::VectorConversion half_to_float =
-                *convert::vector_conversion(DType::F32, DType::F16, RoundMode::CAST_RINT, SaturationMode::OFF);
-            const auto done = int64_t(convert::convert_whole_vectors(half_to_float, out, in, size_t(n)));
-            numeric::convert(to, out + done, from, in + 2 * done, size_t(n - done), RoundMode::CAST_NONE, SaturationMode::OFF);
-            return;
-        }
         default:
             numeric::convert(to, out, from, in, size_t(n), RoundMode::CAST_NONE, SaturationMode::OFF);
     }
@@ -130,15 +119,8 @@ Words in_place_words(const TileDesc& t, Panel<uint32_t> p, int rows, int cols, D
     return {words, p.ld, p.chunk, p.chunk_step};
 }
 
-// A column-major box of `rows` rows and 16 columns into a row-major one.
-void transpose_box(const uint32_t* in, int rows, uint32_t* out)
-{
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < 16; ++c) out[r * 16 + c] = in[c * rows + r];
-}
-
 // Zn with 16-column boxes (every Right type): each box of k x n transposed into its strip of 16
-// columns, the strips k rows (whole boxes) apart.
+// columns, the strips k rows (whole boxes) apart; f16 and bf16 widen as they are transposed.
 Words packed_zn(const TileDesc& b, int k, int n, DType work)
 {
     const int br = b.box_rows(), box_words = br * 16, in_bytes = b.element_bits() / 8;
@@ -146,15 +128,17 @@ Words packed_zn(const TileDesc& b, int k, int n, DType work)
     const int64_t strip_words = int64_t(box_rows) * box_words;
     uint32_t* packed = scratch(kRight, strip_words * strips);
     uint32_t* staged = scratch(kBox, box_words);
+    const Element from = b.dtype == DType::F16 ? Element::Half : b.dtype == DType::BF16 ? Element::Bfloat : Element::Word;
     for (int kb = 0; kb < box_rows; ++kb)
         for (int s = 0; s < strips; ++s) {
             const std::byte* in = b.data + b.offset(int64_t(kb) * br, int64_t(s) * 16) * in_bytes;
-            const uint32_t* box = reinterpret_cast<const uint32_t*>(in);
-            if (b.dtype != work) {
+            uint32_t* out = packed + s * strip_words + int64_t(kb) * box_words;
+            if (from != Element::Word || b.dtype == work) {
+                pack_zn_box(from, in, br, out);
+            } else {  // widened by the general conversion first
                 widen_run(b.dtype, in, work, staged, box_words);
-                box = staged;
+                pack_zn_box(Element::Word, reinterpret_cast<const std::byte*>(staged), br, out);
             }
-            transpose_box(box, br, packed + s * strip_words + int64_t(kb) * box_words);
         }
     return {packed, 16, 16, strip_words};
 }

@@ -246,8 +246,8 @@ TEST(Tmatmul, EverySimdTargetGivesTheDecidedSums)
 // f16 and bf16 in the cube's layouts (Left widened in place, Right's Zn boxes widened as they are
 // transposed) on every SIMD target, against the scalar conversion and one std::fma per k: random shapes
 // (partial boxes), an eighth of the inputs special (infinities, a quiet NaN, subnormals, negative zero).
-// Bit for bit except a NaN's sign and payload: the double emulation of targets without FMA picks the
-// product's NaN where the FMA instruction keeps the addend's (when an invalid product meets a NaN sum).
+// Bit for bit except a NaN's sign and payload when several operands of a step are NaN: which one the FMA
+// instruction keeps depends on the form the compiler chose.
 template <typename In>
 void expect_special_products_on_every_target(uint32_t seed, std::initializer_list<uint16_t> special_bits)
 {
@@ -288,6 +288,29 @@ TEST(Tmatmul, HalfAndBfloat16SpecialValuesOnEverySimdTarget)
     // +-inf, quiet NaN, the smallest and largest subnormals of each sign, -0.
     expect_special_products_on_every_target<half>(110, {0x7c00, 0xfc00, 0x7e00, 0x0001, 0x83ff, 0x03ff, 0x8001, 0x8000});
     expect_special_products_on_every_target<bfloat16_t>(111, {0x7f80, 0xff80, 0x7fc0, 0x0001, 0x807f, 0x007f, 0x8001, 0x8000});
+}
+
+TEST(Tmatmul, ANaNAccumulatorKeepsItsBitsThroughAnInvalidProductOnEverySimdTarget)
+{
+    // c_in(0, 0) is a NaN with a payload; its first step multiplies inf by 0, which alone would give the
+    // default NaN. The FMA instruction keeps the accumulator's NaN, and so must every other target.
+    constexpr uint32_t kNaN = 0x7fc01234u;
+    TileLeft<float, 16, 8> a;
+    TileRight<float, 8, 16> b;
+    TileAcc<float, 16, 16> c;
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 8; ++k) a.SetValue(uint32_t(GetTileOffset<decltype(a)>(i, k)), k == 0 && i == 0 ? INFINITY : 1.0f);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 16; ++j) b.SetValue(uint32_t(GetTileOffset<decltype(b)>(k, j)), k == 0 ? 0.0f : 1.0f);
+    for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 16; ++j) c.SetValue(uint32_t(GetTileOffset<decltype(c)>(i, j)), i == 0 && j == 0 ? std::bit_cast<float>(kNaN) : 2.0f);
+        TMATMUL_ACC(c, a, b);
+        EXPECT_EQ(std::bit_cast<uint32_t>(c.GetValue(uint32_t(GetTileOffset<decltype(c)>(0, 0)))), kNaN) << hwy::TargetName(target);
+        EXPECT_EQ(c.GetValue(uint32_t(GetTileOffset<decltype(c)>(1, 1))), 9.0f) << hwy::TargetName(target);
+    }
+    hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }
 
 TEST(Tgemv, EveryFormTakesOneRow)

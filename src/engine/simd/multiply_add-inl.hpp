@@ -58,7 +58,13 @@ HWY_INLINE hn::Vec<DF> fused_in_double(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hn::
     const auto same_sign = hn::Eq(hn::CopySign(error, sum), error);
     const auto step = hn::IfThenElse(hn::RebindMask(di, same_sign), hn::Set(di, 1), hn::Set(di, -1));
     const auto odd = hn::BitCast(dd, hn::Add(sum_bits, step));
-    return round_to_float(df, hn::IfThenElse(inexact_even, odd, sum));
+    const auto fused = round_to_float(df, hn::IfThenElse(inexact_even, odd, sum));
+    // A NaN addend is the result, quieted, as the FMA instruction gives it when the accumulator is the
+    // NaN operand it looks at first: the sum in double could instead keep the default NaN of an
+    // invalid product (inf * 0), depending on the order the compiler gives the addition's operands.
+    const hn::RebindToUnsigned<DF> du;
+    const auto quiet_c = hn::BitCast(df, hn::Or(hn::BitCast(du, c), hn::Set(du, 0x00400000u)));
+    return hn::IfThenElse(hn::IsNaN(c), quiet_c, fused);
 }
 
 // a * b + c. Float lanes fuse, rounding once: the FMA instruction where the target has one, the same

@@ -1,12 +1,15 @@
 // Call sites of C++ instructions and their source lines (see call_site.hpp). Lines are looked up only
-// when a finding is reported: the addr2line tool reads the binary's line tables, once per address.
+// when a finding is named: the addr2line tool reads the binary's line tables, once per address.
 #include "runtime/call_site.hpp"
+
+#include <pto/runtime/memory.hpp>
 
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <string_view>
+#include <utility>
 
 #include <link.h>
 #include <unistd.h>
@@ -69,16 +72,14 @@ std::optional<std::string> look_up(uintptr_t address)
     FILE* pipe = popen(command, "r");
     if (!pipe) return std::nullopt;
     std::optional<std::string> found;
-    char line[1024];
-    while (std::fgets(line, sizeof line, pipe)) {  // innermost inlined frame first, then its callers
-        std::string_view place(line);
-        while (!place.empty() && (place.back() == '\n' || place.back() == '\r')) place.remove_suffix(1);
-        if (const auto note = place.find(" ("); note != std::string_view::npos) place = place.substr(0, note);  // "(discriminator 1)"
-        if (place.empty() || place.front() == '?' || place.ends_with(":?") || place.ends_with(":0")) continue;
-        if (!found && !in_ptosim_headers(place)) {
-            const auto slash = place.rfind('/');
-            found = std::string(slash == std::string_view::npos ? place : place.substr(slash + 1));
-        }
+    char text[1024];
+    while (std::fgets(text, sizeof text, pipe)) {  // the innermost inlined frame first, then its callers
+        std::string_view at(text);
+        while (!at.empty() && (at.back() == '\n' || at.back() == '\r')) at.remove_suffix(1);
+        if (const auto note = at.find(" ("); note != std::string_view::npos) at = at.substr(0, note);  // "(discriminator 1)"
+        if (found || at.empty() || at.front() == '?' || at.ends_with(":?") || at.ends_with(":0") || in_ptosim_headers(at)) continue;
+        const auto slash = at.rfind('/');
+        found = std::string(slash == std::string_view::npos ? at : at.substr(slash + 1));
     }
     pclose(pipe);
     return found;
@@ -86,14 +87,12 @@ std::optional<std::string> look_up(uintptr_t address)
 
 }  // namespace
 
-void note_call_site(const void* return_address) { t_call_site = return_address; }
-
-const void* take_call_site()
+void note_call_site(const void* return_address)
 {
-    const void* site = t_call_site;
-    t_call_site = nullptr;
-    return site;
+    if (checked()) t_call_site = return_address;
 }
+
+const void* take_call_site() { return std::exchange(t_call_site, nullptr); }
 
 std::optional<std::string> kernel_source_line(const void* return_address)
 {

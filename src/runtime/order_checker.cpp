@@ -68,13 +68,15 @@ struct Site {
     const char* name;
     uint32_t ordinal;     // its number in the block, from 1
     const void* source;   // the text door's operation, or null
+    const void* call;     // C++ (checked mode): where its call returns to
 };
 
 struct Flag {
     Clock clock;  // what the setting pipe knew when it set the flag, its own operations included
-    uint32_t set_ordinal;
-    std::string set_by;        // the set_flag, as diagnostics name it
-    std::string set_location;  // and where it is written (text door)
+    Site set_by;  // the set_flag
+    // A text door's set_flag as diagnostics name it and where it is written, described at once (the
+    // program's locations may be gone when the block ends); a C++ one's line is looked up only if needed.
+    std::string text_name, text_location;
 };
 
 // A run of bytes with the same history: per pipe, the number of its last write and its last read.
@@ -123,7 +125,8 @@ public:
             tracked_depth_ = depth_;
             rule_ = *rule;
             name_ = name;
-            source_ = t_sites ? t_sites->current(t_sites->context) : call_site;
+            source_ = t_sites ? t_sites->current(t_sites->context) : nullptr;
+            call_ = call_site;
         }
     }
 
@@ -162,7 +165,7 @@ public:
     {
         saw_sync_ = true;
         raise_finding();
-        const Site site = next_site(sync_name(r.kind), t_sites ? t_sites->current(t_sites->context) : take_call_site());
+        const Site site = next_site(sync_name(r.kind), t_sites ? t_sites->current(t_sites->context) : nullptr, take_call_site());
         const bool set = r.kind == SyncKind::SetFlag || r.kind == SyncKind::EventRecord;
         const bool wait = r.kind == SyncKind::WaitFlag || r.kind == SyncKind::EventWait;
         if (r.kind == SyncKind::PipeBarrier && r.src_pipe == PIPE_ALL) {
@@ -177,10 +180,11 @@ public:
         if (set) {
             // The block has synchronised (this is a synchronisation operation): a protocol finding stops it at once.
             if (it != flags_.end())
-                fail({"ORDER_SET_TWICE", site.name, "", "the flag is already set and not yet waited (set by " + it->second.set_by + ")",
+                fail({"ORDER_SET_TWICE", site.name, "", "the flag is already set and not yet waited (set by " + set_by(it->second) + ")",
                       flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before setting it again",
                       "a second " + flag_text("set_flag", key.src, key.dst, key.event, is_event), location(site)});
-            flags_[key] = Flag{clocks_.carried_by_set(std::size_t(key.src)), site.ordinal, describe(site), location(site)};
+            flags_[key] = site.source ? Flag{clocks_.carried_by_set(std::size_t(key.src)), site, describe(site), location(site)}
+                                      : Flag{clocks_.carried_by_set(std::size_t(key.src)), site, "", ""};
             return;
         }
         if (it == flags_.end())
@@ -196,14 +200,14 @@ public:
         raise_finding();
         if (saw_sync_ && !flags_.empty()) {
             const auto first = std::min_element(flags_.begin(), flags_.end(), [](const auto& a, const auto& b) {
-                return a.second.set_ordinal < b.second.set_ordinal;
+                return a.second.set_by.ordinal < b.second.set_by.ordinal;
             });
             const FlagKey& key = first->first;
             const bool is_event = key.object != nullptr;
             fail({"ORDER_UNWAITED_SET", is_event ? "record_event" : "set_flag", "",
-                  "the flag " + first->second.set_by + " set is still set when the block ends",
+                  "the flag " + set_by(first->second) + " set is still set when the block ends",
                   flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before the end", "none",
-                  first->second.set_location});
+                  first->second.set_by.source ? first->second.text_location : location(first->second.set_by)});
         }
         // Per kind and clock, overlapping and touching spans become one (named by its first instruction),
         // so that the cross-core sweep sees a few spans per core however often it touched the same bytes.
@@ -246,7 +250,7 @@ private:
         return "sync";
     }
 
-    Site next_site(const char* name, const void* source) { return {name, ++ordinal_, source}; }
+    Site next_site(const char* name, const void* source, const void* call) { return {name, ++ordinal_, source, call}; }
 
     // The index of the core's clock as it is now among the footprint's stamps.
     uint32_t current_stamp()
@@ -258,12 +262,13 @@ private:
         return uint32_t(footprint_.stamps.size() - 1);
     }
 
+    std::string set_by(const Flag& f) const { return f.set_by.source ? f.text_name : describe(f.set_by); }
+
     // Where the operation is written: file:line:col in text, the kernel's file:line in C++, else empty.
     std::string location(const Site& s) const
     {
-        if (!s.source) return {};
-        if (t_sites) return t_sites->describe ? t_sites->describe(t_sites->context, s.source) : std::string();
-        return kernel_source_line(s.source).value_or("");
+        if (s.source) return t_sites && t_sites->describe ? t_sites->describe(t_sites->context, s.source) : std::string();
+        return s.call ? kernel_source_line(s.call).value_or("") : std::string();
     }
 
     // The block's first finding stops the run at its next operation once the block has synchronised:
@@ -289,7 +294,7 @@ private:
             if (!slot) slot = memory_location(a.p);
         }
         const std::size_t pipe = rule_.pipe(src.value_or(TileType::Vec), dst.value_or(TileType::Vec));
-        const Site site = next_site(name_, source_);
+        const Site site = next_site(name_, source_, call_);
         history_[pipe].push_back(site);
         const uint32_t seq = clocks_.issue(pipe);
         uint32_t global_instruction = UINT32_MAX;
@@ -378,13 +383,13 @@ private:
                       std::size_t from, std::size_t to)
     {
         const Site& earlier = history_[from][earlier_seq - 1];
-        const Site now{name_, ordinal_, source_};
+        const Site now{name_, ordinal_, source_, call_};
         const std::string src = pipe_text(from), dst = pipe_text(to);
         // A flag from `from` to `to` set after the first access but never waited is the likeliest slip.
         std::string got = "no synchronisation from " + src + " to " + dst;
         for (const auto& [key, flag] : flags_)
             if (std::size_t(key.src) == from && std::size_t(key.dst) == to && flag.clock[from] >= earlier_seq) {
-                got = flag_text("set_flag", key.src, key.dst, key.event, key.object != nullptr) + " by " + flag.set_by +
+                got = flag_text("set_flag", key.src, key.dst, key.event, key.object != nullptr) + " by " + set_by(flag) +
                       " without its wait_flag";
                 break;
             }
@@ -402,6 +407,7 @@ private:
     PipeRule rule_;
     const char* name_ = "";
     const void* source_ = nullptr;
+    const void* call_ = nullptr;
     std::vector<Pending> pending_;
 
     PipeClocks clocks_;

@@ -409,7 +409,10 @@ bool Parser::parse_attribute_arguments(Operation& op)
         }
         break;
     }
-    if (at(TokenKind::Comma) && tok(1).is(TokenKind::ValueId)) take();
+    // The operands follow after a comma, as the printer writes them: a value, or a keyword group
+    // (`"ROUND_R", offsets = [%a, %b]`).
+    const bool keyword_group = tok(1).is(TokenKind::BareIdentifier) && (tok(2).is(TokenKind::Equal) || tok(2).is(TokenKind::LSquare));
+    if (at(TokenKind::Comma) && (tok(1).is(TokenKind::ValueId) || keyword_group)) take();
     return true;
 }
 

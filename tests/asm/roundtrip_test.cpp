@@ -165,5 +165,16 @@ TEST(RoundTrip, OperationsThatCannotChangeSpellingKeepTheirOwn)
     for (Form form : {Form::SSA, Form::Asm, Form::DPS}) EXPECT_TRUE(equivalent(m, parse_clean(print(m, form)).module));
 }
 
+TEST(RoundTrip, LeadingTokensBeforeAKeywordGroupPrintWithACommaThatParses)
+{
+    // Found by the fuzzer: `"ROUND_R"ets = [...]` parsed, and printed back as `"ROUND_R", ets = [...]`,
+    // which did not.
+    for (const char* written : {"\"ROUND_R\"ets = [%a, %a]", "\"ROUND_R\", ets = [%a, %a]"}) {
+        Module m = parse_clean(std::string("func.func @f(%a: index) {\n  pto.tfancy ") + written + "\n  return\n}\n").module;
+        for (Form form : {Form::Preserve, Form::SSA, Form::Asm, Form::DPS, Form::Generic})
+            EXPECT_TRUE(equivalent(m, parse_clean(print_and_check(m, form)).module)) << written << " as " << form_name(form);
+    }
+}
+
 }  // namespace
 }  // namespace pto::as

@@ -183,8 +183,11 @@ public:
                 fail({"ORDER_SET_TWICE", site.name, "", "the flag is already set and not yet waited (set by " + set_by(it->second) + ")",
                       flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before setting it again",
                       "a second " + flag_text("set_flag", key.src, key.dst, key.event, is_event), location(site)});
-            flags_[key] = site.source ? Flag{clocks_.carried_by_set(std::size_t(key.src)), site, describe(site), location(site)}
-                                      : Flag{clocks_.carried_by_set(std::size_t(key.src)), site, "", ""};
+            Flag& flag = flags_[key] = Flag{clocks_.carried_by_set(std::size_t(key.src)), site, "", ""};
+            if (site.source) {
+                flag.text_name = describe(site);
+                flag.text_location = location(site);
+            }
             return;
         }
         if (it == flags_.end())
@@ -207,7 +210,7 @@ public:
             fail({"ORDER_UNWAITED_SET", is_event ? "record_event" : "set_flag", "",
                   "the flag " + set_by(first->second) + " set is still set when the block ends",
                   flag_text("wait_flag", key.src, key.dst, key.event, is_event) + " before the end", "none",
-                  first->second.set_by.source ? first->second.text_location : location(first->second.set_by)});
+                  set_location(first->second)});
         }
         // Per kind and clock, overlapping and touching spans become one (named by its first instruction),
         // so that the cross-core sweep sees a few spans per core however often it touched the same bytes.
@@ -262,7 +265,9 @@ private:
         return uint32_t(footprint_.stamps.size() - 1);
     }
 
+    // A flag's set_flag as diagnostics name it, and where it is written.
     std::string set_by(const Flag& f) const { return f.set_by.source ? f.text_name : describe(f.set_by); }
+    std::string set_location(const Flag& f) const { return f.set_by.source ? f.text_location : location(f.set_by); }
 
     // Where the operation is written: file:line:col in text, the kernel's file:line in C++, else empty.
     std::string location(const Site& s) const

@@ -121,30 +121,62 @@ std::string store_whole()
            "        pto.tstore ins(%m : " + kMat + ") outs(%dst : " + whole + ")\n";
 }
 
-// The kernel in the front-end spellings: cube_k and vector_k, the C2V consumer buffer reserved by the
-// vector function (placed by the simulator), the V2C one by the cube function (at L1 byte 65536).
+// The buffers the two kernel functions exchange: the C2V consumer buffer reserved by the vector function
+// (placed by the simulator), the V2C one by the cube function (at L1 byte 65536), each imported by the peer.
+std::string buffer_bytes(const Variant& v) { return std::to_string((v.dir == 3 ? 4 : 8) * 2048); }
+
+std::string cube_reserved_buffers(const Variant& v)
+{
+    return std::string(v.dir & 1 ? "    %c2v_buf = pto.import_reserved_buffer {name = \"c2v_fifo\", peer_func = @vector_k} -> i32\n" : "") +
+           (v.dir & 2 ? "    %v2c_buf = pto.reserve_buffer {name = \"v2c_fifo\", size = " + buffer_bytes(v) +
+                            ", location = #pto.address_space<mat>, auto = false, base = 65536} -> i32\n"
+                      : "");
+}
+
+std::string vector_reserved_buffers(const Variant& v)
+{
+    return std::string(v.dir & 1 ? "    %c2v_buf = pto.reserve_buffer {name = \"c2v_fifo\", size = " + buffer_bytes(v) +
+                                       ", location = #pto.address_space<vec>, auto = true} -> i32\n"
+                                 : "") +
+           (v.dir & 2 ? "    %v2c_buf = pto.import_reserved_buffer {name = \"v2c_fifo\", peer_func = @cube_k} -> i32\n" : "");
+}
+
+// The cube's load of band %i of the input into %m, the tile it pushes.
+std::string load_whole()
+{
+    return "      %m = pto.alloc_tile : " + kMat + "\n"
+           "        %r = arith.muli %i, %c16 : index\n"
+           "        %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView +
+           " -> !pto.partition_tensor_view<16x32xf32>\n"
+           "        pto.tload ins(%src : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + kMat + ")\n";
+}
+
+// cube_k and vector_k with these bodies after the common prologue.
+std::string two_function_module(const Variant& v, const std::string& cube_body, const std::string& vector_body)
+{
+    const std::string params = "(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>)";
+    return "module {\n"
+           "  func.func @cube_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + prologue(v) + cube_body +
+           "    return\n  }\n"
+           "  func.func @vector_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + prologue(v) + vector_body +
+           "    return\n  }\n"
+           "}\n";
+}
+
+// The kernel in the front-end spellings.
 std::string frontend_program(const Variant& v)
 {
     const std::string split = "{split = " + std::to_string(v.split) + "}";
-    const int slot_num = v.dir == 3 ? 4 : 8;
-    const std::string size = std::to_string(slot_num * 2048);
     const bool c2v = v.dir & 1, v2c = v.dir & 2;
     const std::string attrs = "{dir_mask = " + std::to_string(v.dir) + ", slot_size = 2048}";
     const std::string gm = v.global_slots ? "gm_slot_buffer = %own : !pto.ptr<f32>, " : "";
     const std::string cube_buffers = "(" + gm + "c2v_consumer_buf = " + (c2v ? "%c2v_buf" : "%zero") + " : i32, v2c_consumer_buf = " +
                                      (v2c ? "%v2c_buf" : "%zero") + " : i32)";
     const std::string cube_body =
-        std::string(c2v ? "    %c2v_buf = pto.import_reserved_buffer {name = \"c2v_fifo\", peer_func = @vector_k} -> i32\n" : "") +
-        (v2c ? "    %v2c_buf = pto.reserve_buffer {name = \"v2c_fifo\", size = " + size +
-                   ", location = #pto.address_space<mat>, auto = false, base = 65536} -> i32\n"
-             : "") +
+        cube_reserved_buffers(v) +
         "    pto.aic_initialize_pipe " + attrs + "\n      " + cube_buffers + "\n" +
         "    scf.for %i = %c0 to %ntiles step %c1 {\n" +
-        (v.dir == 1 ? "      %m = pto.alloc_tile : " + kMat + "\n"
-                      "        %r = arith.muli %i, %c16 : index\n"
-                      "        %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView +
-                          " -> !pto.partition_tensor_view<16x32xf32>\n"
-                      "        pto.tload ins(%src : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + kMat + ")\n"
+        (v.dir == 1 ? load_whole() +
                       "        pto.tpush_to_aiv(%m : " + kMat + ") " + split + "\n"
                     : "        %m = pto.tpop_from_aiv " + split + " -> " + kMat + "\n" +
                           (v.dir == 2 ? store_whole() : "        pto.tpush_to_aiv(%m : " + kMat + ") " + split + "\n") +
@@ -153,10 +185,7 @@ std::string frontend_program(const Variant& v)
     const std::string vector_buffers = "(" + gm + "c2v_consumer_buf = " + (c2v ? "%c2v_buf" : "%zero") + " : i32, v2c_consumer_buf = " +
                                        (v2c ? "%v2c_buf" : "%zero") + " : i32)";
     const std::string vector_body =
-        std::string(c2v ? "    %c2v_buf = pto.reserve_buffer {name = \"c2v_fifo\", size = " + size +
-                              ", location = #pto.address_space<vec>, auto = true} -> i32\n"
-                        : "") +
-        (v2c ? "    %v2c_buf = pto.import_reserved_buffer {name = \"v2c_fifo\", peer_func = @cube_k} -> i32\n" : "") +
+        vector_reserved_buffers(v) +
         "    pto.aiv_initialize_pipe " + attrs + "\n      " + vector_buffers + "\n" +
         "    %l = pto.alloc_tile : " + vec_part(v) + "\n"
         "    %d = pto.alloc_tile : " + vec_part(v) + "\n"
@@ -166,13 +195,7 @@ std::string frontend_program(const Variant& v)
                    "        pto.tfree_from_aic " + split + "\n"
              : "") +
         "    }\n";
-    const std::string params = "(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>)";
-    return "module {\n"
-           "  func.func @cube_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + prologue(v) + cube_body +
-           "    return\n  }\n"
-           "  func.func @vector_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + prologue(v) + vector_body +
-           "    return\n  }\n"
-           "}\n";
+    return two_function_module(v, cube_body, vector_body);
 }
 
 // The C2V kernel in the lowered spellings: one function with cube and vector sections and the pipe the
@@ -446,7 +469,6 @@ std::string paired_lowered_program(const Variant& v, Arrangement arrangement)
     const bool c2v = v.dir & 1, v2c = v.dir & 2;
     const int slot_num = v.dir == 3 ? 4 : 8;
     const std::string split = "{split = " + std::to_string(v.split) + "}";
-    const std::string size = std::to_string(slot_num * 2048);
     const auto init = [&](const std::string& result, int dir_mask, const std::string& gm, const std::string& buffers) {
         const std::string attrs = "dir_mask = " + std::to_string(dir_mask) + ", slot_size = 2048, slot_num = " + std::to_string(slot_num);
         const std::string nosplit = std::string(", nosplit = ") + (v.split == 0 ? "true" : "false");
@@ -464,17 +486,10 @@ std::string paired_lowered_program(const Variant& v, Arrangement arrangement)
     const bool cube_both = arrangement != Arrangement::PipePerDirection, vector_both = arrangement == Arrangement::OnePipeOfBoth;
     const std::string cube_v2c = cube_both ? "%pc" : "%pv", vector_v2c = vector_both ? "%pc" : "%pv";
     const std::string cube_body =
-        std::string(c2v ? "    %c2v_buf = pto.import_reserved_buffer {name = \"c2v_fifo\", peer_func = @vector_k} -> i32\n" : "") +
-        (v2c ? "    %v2c_buf = pto.reserve_buffer {name = \"v2c_fifo\", size = " + size +
-                   ", location = #pto.address_space<mat>, auto = false, base = 65536} -> i32\n"
-             : "") +
+        cube_reserved_buffers(v) +
         pipes(cube_both) +
         "    scf.for %i = %c0 to %ntiles step %c1 {\n" +
-        (v.dir == 1 ? "      %m = pto.alloc_tile : " + kMat + "\n"
-                      "        %r = arith.muli %i, %c16 : index\n"
-                      "        %src = pto.partition_view %iv, offsets = [%r, %c0], sizes = [%c16, %c32] : " + kView +
-                          " -> !pto.partition_tensor_view<16x32xf32>\n"
-                      "        pto.tload ins(%src : !pto.partition_tensor_view<16x32xf32>) outs(%m : " + kMat + ")\n"
+        (v.dir == 1 ? load_whole() +
                       "        pto.tpush(%m, %pc : " + kMat + ", !pto.pipe) " + split + "\n"
                     : "        %m = pto.declare_tile -> " + kMat + "\n"
                       "        pto.tpop(%m, " + cube_v2c + " : " + kMat + ", !pto.pipe) " + split + "\n" +
@@ -482,10 +497,7 @@ std::string paired_lowered_program(const Variant& v, Arrangement arrangement)
                           "        pto.tfree(" + cube_v2c + " : !pto.pipe) " + split + "\n") +
         "    }\n";
     const std::string vector_body =
-        std::string(c2v ? "    %c2v_buf = pto.reserve_buffer {name = \"c2v_fifo\", size = " + size +
-                              ", location = #pto.address_space<vec>, auto = true} -> i32\n"
-                        : "") +
-        (v2c ? "    %v2c_buf = pto.import_reserved_buffer {name = \"v2c_fifo\", peer_func = @cube_k} -> i32\n" : "") +
+        vector_reserved_buffers(v) +
         pipes(vector_both) +
         "    %l = pto.alloc_tile : " + vec_part(v) + "\n"
         "    %d = pto.alloc_tile : " + vec_part(v) + "\n"
@@ -496,13 +508,7 @@ std::string paired_lowered_program(const Variant& v, Arrangement arrangement)
                    "        pto.tfree(%pc : !pto.pipe) " + split + "\n"
              : "") +
         "    }\n";
-    const std::string params = "(%in: !pto.ptr<f32>, %out: !pto.ptr<f32>, %fifo: !pto.ptr<f32>)";
-    return "module {\n"
-           "  func.func @cube_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n" + prologue(v) + cube_body +
-           "    return\n  }\n"
-           "  func.func @vector_k" + params + " attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n" + prologue(v) + vector_body +
-           "    return\n  }\n"
-           "}\n";
+    return two_function_module(v, cube_body, vector_body);
 }
 
 // The flag_base the pairing gives each lowered initialization, in the order they stand.

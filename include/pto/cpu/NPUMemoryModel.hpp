@@ -81,7 +81,7 @@ public:
     }
     std::optional<uint64_t> ReadRegister(uint32_t index)
     {
-        const auto& registers = current_registers();
+        const auto& registers = current_registers();  // first: another core's registers are unset here
         if (!(written_ >> index & 1u)) return std::nullopt;
         return registers.at(index);
     }

@@ -86,9 +86,8 @@ Part consumer_part(const PipeDesc& pipe, Flow flow, TileSplitAxis split, const c
 
 // A slot holds one tile of full_rows x full_cols elements (the producer's valid region, or both halves
 // of it), row after row, row_stride elements apart (the producer's static width, both halves' for a
-// left/right split).
-// An accumulator pushed through the fixpipe may lie in the slot column by column (DN) or in Nz fractals
-// of 16 rows by 32 bytes (NZ) instead; it is never split then.
+// left/right split). An accumulator pushed through the fixpipe may lie in the slot column by column (DN)
+// or in Nz fractals of 16 rows by 32 bytes (NZ) instead; it is never split then.
 struct SlotLayout {
     int64_t full_rows = 0, full_cols = 0, row_stride = 0;
     int element_bytes = 0;

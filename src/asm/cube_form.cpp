@@ -360,7 +360,7 @@ std::optional<pto::TileType> memory_of(AddressSpace space)
 
 CubeForm read_cube_form(const Operation& op, std::vector<CubeProblem>& problems) { return Reader(op, problems).read(); }
 
-std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx, engine::DType lhs, std::optional<int64_t> m,
+std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx, std::optional<int64_t> m,
                                               std::optional<int64_t> n, std::optional<int64_t> k)
 {
     for (const std::optional<int64_t> e : {m, n, k})
@@ -369,8 +369,6 @@ std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx
     if (k && mx && !rules::mad_mx_k_ok(p, *k))
         return CubeProblem{"RUN_MAD_MX_K", "the target's MX cube consumes k in multiples of 64 (two scale groups)", "a multiple of 64",
                            std::to_string(*k)};
-    if (k && *k % rules::matmul_values_per_element(lhs) != 0)
-        return CubeProblem{"RUN_MAD_MX_K", "packed 4-bit operands hold k in pairs", "an even k", std::to_string(*k)};
     return std::nullopt;
 }
 
@@ -421,7 +419,7 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
         const std::string triple = std::string(dtype_name(c)) + "; " + std::string(dtype_name(a)) + ", " + std::string(dtype_name(b));
         if (n.find("_mx") != std::string::npos) {
             if (!rules::matmul_mx_dtype_ok(p, c, a, b))
-                broken("LEGAL_MATMUL_MX_DTYPE", "not a (result; left, right) type triple of the target's MX cube", "f32; fp8 or fp4 pairs", triple);
+                broken("LEGAL_MATMUL_MX_DTYPE", "not a (result; left, right) type triple of the target's MX cube", "f32; fp8 or fp4 operands", triple);
         } else if (!rules::matmul_dtype_ok(p, c, a, b)) {
             broken("LEGAL_MATMUL_DTYPE", "not a (result; left, right) type triple the target's cube has", "e.g. f32; f16, f16", triple);
         }
@@ -442,7 +440,7 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
         if (problem) problems.push_back(std::move(*problem));
     };
     if (n.rfind("pto.mad", 0) == 0 && !ptr.empty())
-        add(mad_extent_problem(p, n.find("_mx") != std::string::npos, ptr[0].dtype, constant(0), constant(1), constant(2)));
+        add(mad_extent_problem(p, n.find("_mx") != std::string::npos, constant(0), constant(1), constant(2)));
     if (n.rfind("pto.mte_l0c", 0) == 0) {
         const std::optional<int64_t> loop0 = form.loop0_src_stride ? constant_of(form.loop0_src_stride) : std::optional<int64_t>(1);
         std::optional<CubeProblem> loop0_problem = fixpipe_loop0_problem(loop0, form.unit_flag);

@@ -84,7 +84,7 @@ void check_cube_rules(const Operation& op, const CubeForm& form, const profile::
 
 // The extent rules of a multiply (RUN_MATMUL_EXTENT, RUN_MAD_MX_K) and of the fixpipe's accumulator
 // stride (RUN_FIXPIPE_STRIDE) on the extents known (all at run time; constants for the verifier).
-std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx, engine::DType lhs, std::optional<int64_t> m,
+std::optional<CubeProblem> mad_extent_problem(const profile::Profile& p, bool mx, std::optional<int64_t> m,
                                               std::optional<int64_t> n, std::optional<int64_t> k);
 std::optional<CubeProblem> fixpipe_stride_problem(std::optional<int64_t> rows_read, std::optional<int64_t> rows_apart);
 // The rules of the fixpipe's operand values (RUN_FIXPIPE_LOOP0, RUN_FIXPIPE_SUB_BLOCK, RUN_FIXPIPE_SPLIT)

@@ -192,7 +192,7 @@ void convert(DType dstType, void* dst, DType srcType, const void* src, std::size
     const OutOfRange policy = policy_for(dstType, range_of(srcType), sat);
     if (convert_integers(dstType, dst, srcType, src, count, policy)) return;
     if (r == Rounding::NearestEven && convert_rint(dstType, dst, srcType, src, count, policy)) return;
-    convert_one_by_one(dstType, dst, srcType, src, converted_values(dstType, srcType, count), r, policy);
+    convert_one_by_one(dstType, dst, srcType, src, count, r, policy);
 }
 
 double to_double(DType t, const void* storage, std::size_t index)

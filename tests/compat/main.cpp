@@ -13,6 +13,7 @@
 
 template <typename T, int Rows, int Cols>
 void LaunchAddMul(T* out, T* src0, T* src1, void* stream);
+void LaunchStoreFp4Window(float4_e2m1x2_t* out, float4_e2m1x2_t* src, void* stream);
 
 namespace {
 
@@ -77,3 +78,36 @@ void RunAddMul()
 TEST(CompatAddMul, case_float_64x64) { RunAddMul<float, compat::kFloat.rows, compat::kFloat.cols>(); }
 TEST(CompatAddMul, case_half_32x128) { RunAddMul<aclFloat16, compat::kHalf.rows, compat::kHalf.cols>(); }
 TEST(CompatAddMul, case_int32_32x64) { RunAddMul<int32_t, compat::kInt32.rows, compat::kInt32.cols>(); }
+
+// The tensor's bytes: its values counted in fp4 values, two to a byte.
+TEST(CompatStore, case_float4_e2m1x2_DN_4x21_of_8x32)
+{
+    const size_t bytes = size_t(compat::kFp4WholeRows) * compat::kFp4WholeCols * sizeof(float4_e2m1x2_t) /
+                         (IsTwinType<float4_e2m1x2_t>() ? 2 : 1);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    aclrtStream stream;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    float4_e2m1x2_t *srcHost, *dstHost, *srcDevice, *dstDevice;
+    aclrtMallocHost(reinterpret_cast<void**>(&srcHost), bytes);
+    aclrtMallocHost(reinterpret_cast<void**>(&dstHost), bytes);
+    aclrtMalloc(reinterpret_cast<void**>(&srcDevice), bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(reinterpret_cast<void**>(&dstDevice), bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(dstDevice, bytes, 0, bytes);
+    ASSERT_TRUE(ReadFile(GoldenDir() + "/input.bin", srcHost, bytes)) << "run the generator first";
+    aclrtMemcpy(srcDevice, bytes, srcHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    LaunchStoreFp4Window(dstDevice, srcDevice, stream);
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(dstHost, bytes, dstDevice, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+
+    std::vector<uint8_t> golden(bytes);
+    ASSERT_TRUE(ReadFile(GoldenDir() + "/golden.bin", golden.data(), bytes));
+    const auto* got = reinterpret_cast<const uint8_t*>(dstHost);
+    for (size_t i = 0; i < bytes; ++i) ASSERT_EQ(int(got[i]), int(golden[i])) << "byte " << i;
+
+    aclrtFree(srcDevice);
+    aclrtFree(dstDevice);
+    aclrtFreeHost(srcHost);
+    aclrtFreeHost(dstHost);
+    aclrtDestroyStream(stream);
+    aclFinalize();
+}

@@ -66,7 +66,7 @@ ConvCase random_case(std::mt19937& rng, DType type)
     t.layout = kLayouts[pick(rng, 0, 4)];
     t.dims = pick(rng, 1, 6);
     for (int d = 0; d < t.dims; ++d) t.shape[d] = pick(rng, 1, 4);
-    const int64_t bytes = t.elements() * bytes_of(type);
+    const int64_t bytes = t.elements() * (bits_of(type) / 8);
     t.buffer_bytes = bytes + 32 * pick(rng, 0, 2);
     c.tile_bytes = random_bytes(size_t(t.buffer_bytes), rng);
     t.data = c.tile_bytes.data();
@@ -81,7 +81,7 @@ ConvCase random_case(std::mt19937& rng, DType type)
         g.stride[d] = stride;
         stride *= g.shape[d] + pick(rng, 0, 1);
     }
-    c.global_bytes = random_bytes(size_t(stride) * bytes_of(type), rng);
+    c.global_bytes = random_bytes(size_t(stride) * (bits_of(type) / 8), rng);
     g.data = c.global_bytes.data();
     return c;
 }
@@ -94,7 +94,7 @@ TEST(ConvTransfer, LoadAndStoreAgainstTheReference)
     for (DType type : {DType::F32, DType::F16, DType::I8, DType::U64, DType::BF16, DType::I32}) {
         for (int i = 0; i < 40; ++i) {
             ConvCase c = random_case(rng, type);
-            const int size = bytes_of(type);
+            const int size = (bits_of(type) / 8);
             engine::tload(c.tile, c.global);
             for_each_index(c.tile, [&](const std::array<int64_t, 6>& index) {
                 ASSERT_EQ(std::memcmp(c.tile_bytes.data() + tile_offset(c.tile, index) * size,

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -31,9 +32,21 @@ inline const std::vector<DType>& movable_types()
     return types;
 }
 
-inline int bytes_of(DType t)
+inline int bits_of(DType t)
 {
-    return pto::engine::dtype_bits(t) / 8;
+    return pto::engine::dtype_bits(t);
+}
+
+// Bytes holding `elements` elements of `t` (4-bit ones two to a byte).
+inline size_t storage_bytes(int64_t elements, DType t)
+{
+    return static_cast<size_t>((elements * bits_of(t) + 7) / 8);
+}
+
+// Elements of `t` in a 32-byte line of an unboxed tile (4-bit types: 32, their C++ type naming a byte).
+inline int line_elements(DType t)
+{
+    return 256 / std::max(8, bits_of(t));
 }
 
 // A 5-D global tensor in a host buffer (element offsets, in elements).
@@ -190,16 +203,24 @@ inline std::vector<std::byte> random_bytes(size_t n, std::mt19937& rng)
     return out;
 }
 
-inline bool same_element(const std::byte* a, const std::byte* b, int bytes)
+// The bits of element `index` of `base`, elements `bits` wide (a 4-bit one is a nibble, the even
+// element in the low one).
+inline uint64_t element_at(const std::byte* base, int64_t index, int bits)
 {
-    return std::memcmp(a, b, bytes) == 0;
+    if (bits == 4) return (std::to_integer<uint64_t>(base[index / 2]) >> (index % 2 * 4)) & 0xFu;
+    uint64_t v = 0;
+    std::memcpy(&v, base + index * (bits / 8), static_cast<size_t>(bits / 8));
+    return v;
 }
 
-inline uint64_t element_bits_at(const std::byte* p, int bytes)
+inline void set_element(std::byte* base, int64_t index, int bits, uint64_t value)
 {
-    uint64_t v = 0;
-    std::memcpy(&v, p, static_cast<size_t>(bytes));
-    return v;
+    if (bits == 4) {
+        const unsigned shift = unsigned(index % 2 * 4);
+        base[index / 2] = std::byte((std::to_integer<unsigned>(base[index / 2]) & ~(0xFu << shift)) | (value & 0xFu) << shift);
+        return;
+    }
+    std::memcpy(base + index * (bits / 8), &value, static_cast<size_t>(bits / 8));
 }
 
 using pto::test::diagnostic_of;

@@ -36,7 +36,7 @@ TileDesc make_tile(std::vector<std::byte>& storage, std::mt19937& rng, TileType 
     tile.fractal_bytes = fractal;
     tile.rows = tile.valid_rows = rows;
     tile.cols = tile.valid_cols = cols;
-    storage = random_bytes(size_t(rows) * cols * bytes_of(t), rng);
+    storage = random_bytes(storage_bytes(int64_t(rows) * cols, t), rng);
     tile.data = storage.data();
     return tile;
 }
@@ -47,15 +47,15 @@ void expect_window(const TileDesc& dst, const std::vector<std::byte>& before, co
                    int dst_col, int src_row, int src_col, int rows, int cols)
 {
     const auto dst_at = tile_offsets(dst), src_at = tile_offsets(src);
-    const int bytes = bytes_of(dst.dtype);
+    const int bits = bits_of(dst.dtype);
     for (int r = 0; r < dst.rows; ++r)
         for (int c = 0; c < dst.cols; ++c) {
             const bool inside = r >= dst_row && r < dst_row + rows && c >= dst_col && c < dst_col + cols;
-            const std::byte* got = dst.data + dst_at[size_t(r) * dst.cols + c] * bytes;
-            const std::byte* want =
-                inside ? src.data + src_at[size_t(r - dst_row + src_row) * src.cols + (c - dst_col + src_col)] * bytes
-                       : before.data() + dst_at[size_t(r) * dst.cols + c] * bytes;
-            ASSERT_TRUE(same_element(got, want, bytes)) << dtype_name(dst.dtype) << " (" << r << ", " << c << ")";
+            const uint64_t got = element_at(dst.data, dst_at[size_t(r) * dst.cols + c], bits);
+            const uint64_t want =
+                inside ? element_at(src.data, src_at[size_t(r - dst_row + src_row) * src.cols + (c - dst_col + src_col)], bits)
+                       : element_at(before.data(), dst_at[size_t(r) * dst.cols + c], bits);
+            ASSERT_EQ(got, want) << dtype_name(dst.dtype) << " (" << r << ", " << c << ")";
         }
 }
 

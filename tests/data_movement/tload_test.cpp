@@ -50,7 +50,7 @@ TileDesc random_tile(std::mt19937& rng, DType t, const Pairing& p, std::vector<s
     tile.slayout = p.s;
     int br, bc;
     box_shape(p.s, 512, tile.element_bits(), br, bc);
-    const int line = 32 / bytes_of(t);  // elements in the 32 bytes an unboxed line is a multiple of
+    const int line = line_elements(t);  // elements in the 32 bytes an unboxed line is a multiple of
     if (p.s != SLayout::NoneBox) {
         tile.rows = br * pick(rng, 1, 2);
         tile.cols = bc * pick(rng, 1, 3);
@@ -63,7 +63,7 @@ TileDesc random_tile(std::mt19937& rng, DType t, const Pairing& p, std::vector<s
     }
     tile.valid_rows = pick(rng, 0, 3) == 0 ? tile.rows : pick(rng, 1, tile.rows);
     tile.valid_cols = pick(rng, 0, 3) == 0 ? tile.cols : pick(rng, 1, tile.cols);
-    storage = random_bytes(size_t(tile.rows) * tile.cols * bytes_of(t), rng);
+    storage = random_bytes(storage_bytes(int64_t(tile.rows) * tile.cols, t), rng);
     tile.data = storage.data();
     return tile;
 }
@@ -116,27 +116,27 @@ void check_random_load(std::mt19937& rng, DType t, const Pairing& p, PadValue pa
     TileDesc tile = random_tile(rng, t, p, storage);
     tile.pad = pad;
     const Global g = random_global(rng, p.global, converts(p), tile.valid_rows, tile.valid_cols);
-    std::vector<std::byte> gm = random_bytes(size_t(g.span()) * bytes_of(t), rng);
+    std::vector<std::byte> gm = random_bytes(storage_bytes(g.span(), t), rng);
     const std::vector<std::byte> before = storage;
 
     engine::tload(tile, g.desc(gm.data(), t));
 
     const auto tile_at = tile_offsets(tile);
     const auto global_at = g.offsets();
-    const int bytes = bytes_of(t);
+    const int bits = bits_of(t);
     for (int r = 0; r < tile.rows; ++r) {
         for (int c = 0; c < tile.cols; ++c) {
-            const std::byte* got = storage.data() + tile_at[size_t(r) * tile.cols + c] * bytes;
+            const uint64_t got = element_at(storage.data(), tile_at[size_t(r) * tile.cols + c], bits);
             if (r < tile.valid_rows && c < tile.valid_cols) {
-                const std::byte* want = gm.data() + global_at[size_t(r) * g.cols() + c] * bytes;
-                ASSERT_TRUE(same_element(got, want, bytes))
+                const uint64_t want = element_at(gm.data(), global_at[size_t(r) * g.cols() + c], bits);
+                ASSERT_EQ(got, want)
                     << dtype_name(t) << " element (" << r << ", " << c << ") of a " << tile.rows << "x" << tile.cols
                     << " tile, layout " << int(p.global);
             } else if (pad == PadValue::Null && runtime::active_profile().target != profile::Target::Cpu) {
-                const std::byte* was = before.data() + tile_at[size_t(r) * tile.cols + c] * bytes;
-                ASSERT_TRUE(same_element(got, was, bytes)) << "Null pad changed (" << r << ", " << c << ")";
+                const uint64_t was = element_at(before.data(), tile_at[size_t(r) * tile.cols + c], bits);
+                ASSERT_EQ(got, was) << "Null pad changed (" << r << ", " << c << ")";
             } else {
-                ASSERT_EQ(element_bits_at(got, bytes), pad_pattern) << "pad at (" << r << ", " << c << ")";
+                ASSERT_EQ(got, pad_pattern) << "pad at (" << r << ", " << c << ")";
             }
         }
     }
@@ -219,8 +219,10 @@ TEST(Tload, PadValuesPerType)
         {DType::F8E5M2, PadValue::Max, 0x7C},
         {DType::F8E5M2, PadValue::Min, 0xFC},
         {DType::F8E8M0, PadValue::Max, 0xFE},  // 2^127
-        {DType::F4E2M1x2, PadValue::Max, 0x77},
-        {DType::F4E2M1x2, PadValue::Min, 0xFF},  // +-6 twice
+        {DType::F4E2M1x2, PadValue::Max, 0x7},
+        {DType::F4E2M1x2, PadValue::Min, 0xF},  // +-6
+        {DType::F4E1M2x2, PadValue::Max, 0x7},
+        {DType::F4E1M2x2, PadValueCustom(-0.5f), 0xA},
     };
     for (const Expect& e : cases) {
         std::mt19937 rng(static_cast<unsigned>(e.bits));
@@ -321,12 +323,12 @@ TYPED_TEST(TloadIntrinsic, DynamicValidRegionAndMaxPad5D)
     const auto* got = reinterpret_cast<const std::byte*>(t.data());
     for (int r = 0; r < R; ++r) {
         for (int c = 0; c < C; ++c) {
-            const std::byte* e = got + (r * C + c) * sizeof(T);
+            const uint64_t e = element_at(got, r * C + c, 8 * sizeof(T));
             if (r < 6 && c < cols) {
                 const int64_t at = (r / 3) * batch + (r % 3) * pitch + c;
-                ASSERT_TRUE(same_element(e, bytes.data() + at * sizeof(T), sizeof(T))) << r << ", " << c;
+                ASSERT_EQ(e, element_at(bytes.data(), at, 8 * sizeof(T))) << r << ", " << c;
             } else {
-                ASSERT_TRUE(same_element(e, max_bits.data(), sizeof(T))) << r << ", " << c;
+                ASSERT_EQ(e, element_at(max_bits.data(), 0, 8 * sizeof(T))) << r << ", " << c;
             }
         }
     }

@@ -37,7 +37,7 @@ TileDesc make_tile(std::vector<std::byte>& storage, std::mt19937& rng, TileType 
     tile.slayout = a.s;
     tile.rows = tile.valid_rows = rows;
     tile.cols = tile.valid_cols = cols;
-    storage = random_bytes(size_t(rows) * cols * bytes_of(t), rng);
+    storage = random_bytes(storage_bytes(int64_t(rows) * cols, t), rng);
     tile.data = storage.data();
     return tile;
 }
@@ -49,14 +49,14 @@ void expect_moved(const TileDesc& dst, const std::vector<std::byte>& before, con
 {
     const auto dst_at = tile_offsets(dst);
     const auto src_at = tile_offsets(src);
-    const int bytes = bytes_of(dst.dtype);
+    const int bits = bits_of(dst.dtype);
     for (int r = 0; r < dst.rows; ++r) {
         for (int c = 0; c < dst.cols; ++c) {
-            const std::byte* got = dst.data + dst_at[size_t(r) * dst.cols + c] * bytes;
-            const std::byte* want = r < dst.valid_rows && c < dst.valid_cols
-                                        ? src.data + src_at[size_t(r + row0) * src.cols + c + col0] * bytes
-                                        : before.data() + dst_at[size_t(r) * dst.cols + c] * bytes;
-            ASSERT_TRUE(same_element(got, want, bytes)) << dtype_name(dst.dtype) << " (" << r << ", " << c << ")";
+            const uint64_t got = element_at(dst.data, dst_at[size_t(r) * dst.cols + c], bits);
+            const uint64_t want = r < dst.valid_rows && c < dst.valid_cols
+                                      ? element_at(src.data, src_at[size_t(r + row0) * src.cols + c + col0], bits)
+                                      : element_at(before.data(), dst_at[size_t(r) * dst.cols + c], bits);
+            ASSERT_EQ(got, want) << dtype_name(dst.dtype) << " (" << r << ", " << c << ")";
         }
     }
 }

@@ -64,7 +64,7 @@ void check_random_store(std::mt19937& rng, DType t, const Pairing& p)
     tile.slayout = p.s;
     int br, bc;
     box_shape(p.s, 512, tile.element_bits(), br, bc);
-    const int line = 32 / bytes_of(t);
+    const int line = line_elements(t);
     if (p.s != SLayout::NoneBox) {
         tile.rows = br * pick(rng, 1, 2);
         tile.cols = bc * pick(rng, 1, 2);
@@ -77,7 +77,7 @@ void check_random_store(std::mt19937& rng, DType t, const Pairing& p)
     }
     tile.valid_rows = pick(rng, 1, tile.rows);
     tile.valid_cols = pick(rng, 1, tile.cols);
-    std::vector<std::byte> storage = random_bytes(size_t(tile.rows) * tile.cols * bytes_of(t), rng);
+    std::vector<std::byte> storage = random_bytes(storage_bytes(int64_t(tile.rows) * tile.cols, t), rng);
     tile.data = storage.data();
 
     Global g;
@@ -99,17 +99,17 @@ void check_random_store(std::mt19937& rng, DType t, const Pairing& p)
         g.shape[4] = (tile.valid_cols + blocks - 1) / blocks + pick(rng, 0, 1);
     }
     pad_strides(g, rng, true);
-    std::vector<std::byte> gm = random_bytes(size_t(g.span()) * bytes_of(t), rng);
+    std::vector<std::byte> gm = random_bytes(storage_bytes(g.span(), t), rng);
 
     // The reference: the valid region written through the offset tables, every other byte kept.
     std::vector<std::byte> expected = gm;
     const auto tile_at = tile_offsets(tile);
     const auto global_at = g.offsets();
-    const int bytes = bytes_of(t);
+    const int bits = bits_of(t);
     for (int r = 0; r < tile.valid_rows; ++r)
         for (int c = 0; c < tile.valid_cols; ++c)
-            std::memcpy(expected.data() + global_at[size_t(r) * g.cols() + c] * bytes,
-                        storage.data() + tile_at[size_t(r) * tile.cols + c] * bytes, size_t(bytes));
+            set_element(expected.data(), global_at[size_t(r) * g.cols() + c], bits,
+                        element_at(storage.data(), tile_at[size_t(r) * tile.cols + c], bits));
 
     engine::tstore(g.desc(gm.data(), t), tile);
     ASSERT_EQ(std::memcmp(gm.data(), expected.data(), gm.size()), 0)
@@ -269,7 +269,7 @@ namespace {
 
 TileDesc vec_tile(std::vector<std::byte>& storage, DType t, int rows, int cols)
 {
-    storage.assign(size_t(rows) * cols * bytes_of(t), std::byte{3});
+    storage.assign(storage_bytes(int64_t(rows) * cols, t), std::byte{3});
     TileDesc tile;
     tile.dtype = t;
     tile.rows = tile.valid_rows = rows;
@@ -280,7 +280,7 @@ TileDesc vec_tile(std::vector<std::byte>& storage, DType t, int rows, int cols)
 
 GlobalDesc flat_global(std::vector<std::byte>& storage, DType t, int rows, int cols)
 {
-    storage.assign(size_t(rows) * cols * bytes_of(t), std::byte{0});
+    storage.assign(storage_bytes(int64_t(rows) * cols, t), std::byte{0});
     Global g;
     g.shape[3] = rows;
     g.shape[4] = cols;

@@ -49,12 +49,7 @@ inline bool is_float(DType t)
     }
 }
 
-inline bool is_fp4_pair(DType t)
-{
-    return t == DType::F4E2M1x2 || t == DType::F4E1M2x2;
-}
-
-// Bits of one value (not one tile element): the fp4 pairs hold two 4-bit values per element.
+// Bits of one value, written here rather than taken from the library.
 inline int value_bits(DType t)
 {
     switch (t) {

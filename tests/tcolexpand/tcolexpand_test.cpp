@@ -40,9 +40,9 @@ struct HostTile {
     const uint8_t* at(int r, int c) const { return storage.data() + (std::size_t(r) * desc.cols + c) * bytes(); }
 };
 
-constexpr DType kCpuTypes[] = {DType::I8,     DType::U8,     DType::I16,  DType::U16,      DType::I32,
-                               DType::U32,    DType::F16,    DType::BF16, DType::F32,      DType::F8E4M3,
-                               DType::F8E5M2, DType::F8E8M0, DType::HiF8, DType::F4E2M1x2, DType::F4E1M2x2};
+constexpr DType kCpuTypes[] = {DType::I8,  DType::U8,   DType::I16,    DType::U16,    DType::I32,    DType::U32,
+                               DType::F16, DType::BF16, DType::F32,    DType::F8E4M3, DType::F8E5M2, DType::F8E8M0,
+                               DType::HiF8};
 
 }  // namespace
 

@@ -7,33 +7,32 @@ using namespace cvttest;
 
 namespace {
 
-// Random capacity and valid region for a dst/src pair, counted in values so that fp4 pair tiles get half
-// the columns: capacities of 64 or 128 values per row, any valid width (even where pairs are involved).
+// Random capacity and valid region shared by dst and src: 64 or 128 columns, any valid width (odd ones
+// too, which end 4-bit rows inside a byte).
 struct Shape {
     int rows, value_cols, valid_rows, valid_value_cols;
 };
 
-Shape random_shape(DType dst, DType src, std::mt19937_64& rng)
+Shape random_shape(std::mt19937_64& rng)
 {
     Shape s;
     s.rows = 1 + int(rng() % 6);
     s.value_cols = rng() % 2 ? 64 : 128;
     s.valid_rows = int(rng() % (s.rows + 1));
     s.valid_value_cols = 1 + int(rng() % s.value_cols);
-    if ((is_pair(dst) || is_pair(src)) && s.valid_value_cols % 2) ++s.valid_value_cols;
     return s;
 }
 
 void check_random_tiles(DType dst_type, DType src_type, RoundMode mode, SaturationMode sat, std::mt19937_64& rng,
                         const std::string& where)
 {
-    const Shape s = random_shape(dst_type, src_type, rng);
-    const int dst_cols = s.value_cols / values_per_element(dst_type), src_cols = s.value_cols / values_per_element(src_type);
+    const Shape s = random_shape(rng);
+    const int dst_cols = s.value_cols, src_cols = s.value_cols;
     Memory memory(std::size_t(s.rows) * s.value_cols * 16);
     const TileDesc dst = tile_at(memory.take(std::size_t(s.rows) * dst_cols * bits_of(dst_type) / 8), dst_type, s.rows,
-                                 dst_cols, s.valid_rows, s.valid_value_cols / values_per_element(dst_type));
+                                 dst_cols, s.valid_rows, s.valid_value_cols);
     const TileDesc src = tile_at(memory.take(std::size_t(s.rows) * src_cols * bits_of(src_type) / 8), src_type, s.rows,
-                                 src_cols, s.valid_rows, s.valid_value_cols / values_per_element(src_type));
+                                 src_cols, s.valid_rows, s.valid_value_cols);
     fill_random(dst, rng);
     fill_random(src, rng);
     run_and_check(memory, dst, src, mode, sat,
@@ -74,16 +73,15 @@ TEST(TcvtConversion, EveryLayoutOnTheCpuProfile)
                 const int rows = 64, value_cols = 128;
                 const int valid_rows = 1 + int(rng() % rows);
                 int valid_values = 1 + int(rng() % value_cols);
-                if ((is_pair(dst_type) || is_pair(src_type)) && valid_values % 2) ++valid_values;
-                const int dst_cols = value_cols / values_per_element(dst_type);
-                const int src_cols = value_cols / values_per_element(src_type);
+                const int dst_cols = value_cols;
+                const int src_cols = value_cols;
                 Memory memory(std::size_t(rows) * value_cols * 16);
                 const TileDesc dst =
                     tile_at(memory.take(std::size_t(rows) * dst_cols * bits_of(dst_type) / 8), dst_type, rows, dst_cols,
-                            valid_rows, valid_values / values_per_element(dst_type), dst_layout);
+                            valid_rows, valid_values, dst_layout);
                 const TileDesc src =
                     tile_at(memory.take(std::size_t(rows) * src_cols * bits_of(src_type) / 8), src_type, rows, src_cols,
-                            valid_rows, valid_values / values_per_element(src_type), src_layout);
+                            valid_rows, valid_values, src_layout);
                 fill_random(dst, rng);
                 fill_random(src, rng);
                 run_and_check(memory, dst, src, mode, sat,
@@ -127,17 +125,16 @@ TEST(TcvtConversion, DstAliasingSrcReadsEverySourceElementFirst)
             const int rows = 64, value_cols = 128;
             const int valid_rows = 1 + int(rng() % rows);
             int valid_values = 1 + int(rng() % value_cols);
-            if ((is_pair(k.dst) || is_pair(k.src)) && valid_values % 2) ++valid_values;
-            const int dst_cols = value_cols / values_per_element(k.dst);
-            const int src_cols = value_cols / values_per_element(k.src);
+            const int dst_cols = value_cols;
+            const int src_cols = value_cols;
             const std::size_t dst_bytes = std::size_t(rows) * dst_cols * bits_of(k.dst) / 8;
             const std::size_t src_bytes = std::size_t(rows) * src_cols * bits_of(k.src) / 8;
             Memory memory(dst_bytes + src_bytes + 256);
             std::byte* base = memory.take(dst_bytes + src_bytes + 128) + 128;
             const TileDesc dst = tile_at(base, k.dst, rows, dst_cols, valid_rows,
-                                         valid_values / values_per_element(k.dst), k.dst_layout);
+                                         valid_values, k.dst_layout);
             const TileDesc src = tile_at(base + k.src_offset_bytes, k.src, rows, src_cols, valid_rows,
-                                         valid_values / values_per_element(k.src), k.src_layout);
+                                         valid_values, k.src_layout);
             fill_random(dst, rng);
             fill_random(src, rng);
             for (SaturationMode sat : kSaturations) {

@@ -15,11 +15,11 @@ namespace {
 
 using enum DType;
 
-// A 4x64 tile of type t in `memory` (64 values per row for fp4 pairs too), valid 4x64 values.
+// A 4x64 tile of type t in `memory`, valid 4x64 values.
 TileDesc tile(Memory& memory, DType t, int valid_rows = 4, int valid_values = 64)
 {
-    const int cols = 64 / values_per_element(t);
-    TileDesc d = tile_at(memory.take(std::size_t(4) * cols * 8), t, 4, cols, valid_rows, valid_values / values_per_element(t));
+    const int cols = 64;
+    TileDesc d = tile_at(memory.take(std::size_t(4) * cols * 8), t, 4, cols, valid_rows, valid_values);
     std::memset(d.data, 0x11, std::size_t(4) * cols * 8);
     return d;
 }
@@ -56,11 +56,9 @@ TEST(TcvtRules, CompileTimePredicates)
     static_assert(rules::tcvt_layout_ok(kA5, pto::BLayout::RowMajor, pto::SLayout::NoneBox));
     static_assert(!rules::tcvt_layout_ok(kA5, pto::BLayout::ColMajor, pto::SLayout::NoneBox));
     static_assert(!rules::tcvt_layout_ok(kA2A3, pto::BLayout::RowMajor, pto::SLayout::ColMajor));
-    static_assert(rules::tcvt_valid_shape_ok(F16, 4, 8, F32, 4, 8) && !rules::tcvt_valid_shape_ok(F16, 4, 8, F32, 4, 7));
-    static_assert(!rules::tcvt_valid_shape_ok(F16, 3, 8, F32, 4, 8));
-    static_assert(rules::tcvt_valid_shape_ok(F16, pto::DYNAMIC, 8, F32, 4, pto::DYNAMIC));
-    static_assert(rules::tcvt_valid_shape_ok(F4E2M1x2, 4, 8, BF16, 4, 16) && !rules::tcvt_valid_shape_ok(F4E2M1x2, 4, 8, BF16, 4, 8));
-    static_assert(rules::tcvt_valid_shape_ok(BF16, 4, 16, F4E1M2x2, 4, 8));
+    static_assert(rules::tcvt_valid_shape_ok(4, 8, 4, 8) && !rules::tcvt_valid_shape_ok(4, 8, 4, 7));
+    static_assert(!rules::tcvt_valid_shape_ok(3, 8, 4, 8));
+    static_assert(rules::tcvt_valid_shape_ok(pto::DYNAMIC, 8, 4, pto::DYNAMIC));
     SUCCEED();
 }
 
@@ -149,13 +147,13 @@ TEST(TcvtRules, ValidShapesThatDifferAreReported)
         pto::engine::tcvt(tile(memory, F32, 3, 64), tile(memory, I32, 4, 64), RoundMode::CAST_RINT, SaturationMode::ON);
     });
     EXPECT_EQ(d.code, "RUN_VALID_SHAPE");
-    // fp4 pairs: a row of 32 pairs is a row of 64 values, so 32 bf16 columns do not match.
-    TileDesc pairs = tile(memory, F4E2M1x2), bf16 = tile(memory, BF16);
+    // fp4 counts values like every type: 32 bf16 columns do not fill 64 e2m1 ones.
+    TileDesc fp4 = tile(memory, F4E2M1x2), bf16 = tile(memory, BF16);
     bf16.valid_cols = 32;
-    d = diagnostic_of([&] { pto::engine::tcvt(pairs, bf16, RoundMode::CAST_RINT, SaturationMode::ON); });
+    d = diagnostic_of([&] { pto::engine::tcvt(fp4, bf16, RoundMode::CAST_RINT, SaturationMode::ON); });
     EXPECT_EQ(d.code, "RUN_VALID_SHAPE");
-    EXPECT_EQ(d.expected, "4x64 values");
-    EXPECT_EQ(d.actual, "4x32 values");
+    EXPECT_EQ(d.expected, "4x64");
+    EXPECT_EQ(d.actual, "4x32");
     // Beyond the capacity.
     TileDesc wide = tile(memory, F32);
     wide.valid_cols = 65;

@@ -44,8 +44,6 @@ inline std::string describe(DType dst, DType src, RoundMode m, SaturationMode s)
 }
 
 inline int bits_of(DType t) { return pto::engine::dtype_bits(t); }
-inline bool is_pair(DType t) { return t == DType::F4E2M1x2 || t == DType::F4E1M2x2; }
-inline int values_per_element(DType t) { return is_pair(t) ? 2 : 1; }
 
 // Every (dst, src) pair the target's TCVT table has.
 inline std::vector<std::pair<DType, DType>> allowed_pairs(Target target)
@@ -217,25 +215,13 @@ inline void fill_random(const TileDesc& t, std::mt19937_64& rng)
 
 // --- the check ------------------------------------------------------------------------------------------
 
-// The reference of dst(r, c): the src value(s) it converts, through numeric::convert one element at a time.
+// The reference of dst(r, c): the src value it converts, through numeric::convert one element at a time.
 inline uint64_t reference(const TileDesc& dst, const TileDesc& src, int r, int c, RoundMode mode, SaturationMode sat)
 {
     std::byte in[16] = {}, out[16] = {};
-    const int src_bits = bits_of(src.dtype), dst_bits = bits_of(dst.dtype);
-    if (is_pair(dst.dtype)) {  // one pair from two source elements
-        set_element(in, 0, src_bits, element_at(src, r, 2 * c));
-        set_element(in, 1, src_bits, element_at(src, r, 2 * c + 1));
-        pto::numeric::convert(dst.dtype, out, src.dtype, in, 1, mode, sat);
-        return element_at(out, 0, dst_bits);
-    }
-    if (is_pair(src.dtype)) {  // one of the two values of a source pair
-        set_element(in, 0, src_bits, element_at(src, r, c / 2));
-        pto::numeric::convert(dst.dtype, out, src.dtype, in, 1, mode, sat);
-        return element_at(out, c % 2, dst_bits);
-    }
-    set_element(in, 0, src_bits, element_at(src, r, c));
+    set_element(in, 0, bits_of(src.dtype), element_at(src, r, c));
     pto::numeric::convert(dst.dtype, out, src.dtype, in, 1, mode, sat);
-    return element_at(out, 0, dst_bits);
+    return element_at(out, 0, bits_of(dst.dtype));
 }
 
 // Runs the engine's TCVT on dst and src (anywhere in `memory`, possibly aliasing) and checks: every

@@ -8,6 +8,7 @@
 
 #include <pto/common/constants.hpp>
 #include <pto/common/type.hpp>
+#include <pto/cpu/MXTypes.hpp>
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/dtype_of.hpp>
 #include <pto/runtime/schedule.hpp>
@@ -113,12 +114,13 @@ struct GlobalTensor {
         ((stride_.value[dims] = static_cast<int64_t>(values)), ...);
     }
 
-    // Element access through the strides: by element offset from data(), or by its five indices.
-    // (The adversarial schedule first runs the instructions it holds back: pto/runtime/schedule.hpp.)
+    // Element access through the strides: by element offset from data(), or by its five indices (a
+    // 4-bit float's offset counts values, two to a byte). (The adversarial schedule first runs the
+    // instructions it holds back: pto/runtime/schedule.hpp.)
     DType GetElement(std::size_t offset) const
     {
         runtime::settle_held_back_work();
-        return data_[offset];
+        return GetProperDataPart(data_, offset);
     }
     DType GetElement(int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4) const
     {
@@ -127,7 +129,7 @@ struct GlobalTensor {
     void SetElement(std::size_t offset, const DType& value)
     {
         runtime::settle_held_back_work();
-        data_[offset] = value;
+        SetProperDataPart(data_, offset, value);
     }
     void SetElement(int64_t i0, int64_t i1, int64_t i2, int64_t i3, int64_t i4, const DType& value)
     {

@@ -7,6 +7,7 @@
 
 #include <pto/common/constants.hpp>
 #include <pto/common/type.hpp>
+#include <pto/cpu/MXTypes.hpp>
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/dtype_of.hpp>
 #include <pto/profile/rules.hpp>
@@ -129,17 +130,19 @@ struct Tile {
     void SetKAligned(bool aligned) { kAligned_ = aligned; }
     bool GetKAligned() const { return kAligned_; }
 
-    // Element at a storage offset (in elements), as the device's scalar unit reads it.
+    // Element at a storage offset (in elements: a 4-bit float's counts values, two to a byte), as the
+    // device's scalar unit reads it.
     DType GetValue(uint32_t offset) const
     {
         runtime::settle_held_back_work();
-        return data()[offset];
+        return GetProperDataPart(data(), offset);
     }
     void SetValue(uint32_t offset, DType value)
     {
         runtime::settle_held_back_work();
-        data()[offset] = value;
-        runtime::mark_written(data() + offset, sizeof(DType));
+        SetProperDataPart(data(), offset, value);
+        runtime::mark_written(reinterpret_cast<std::byte*>(data()) + uint64_t(offset) * ElementBits / 8,
+                              ElementBits < 8 ? 1 : ElementBits / 8);
     }
 
     // The runtime description the engine kernels take.

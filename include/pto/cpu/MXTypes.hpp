@@ -1,5 +1,5 @@
-// Element access to arrays of the packed 4-bit float pairs, whose element i is the low (even i) or
-// high (odd i) nibble of byte i / 2; other types are plain arrays.
+// Element access to arrays of the packed 4-bit floats, whose element i is the low (even i) or high
+// (odd i) nibble of byte i / 2; other types are plain arrays.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +17,7 @@ constexpr bool IsTwinType()
     return std::is_same_v<T, float4_e2m1x2_t> || std::is_same_v<T, float4_e1m2x2_t>;
 }
 
-// Element `offset` of `buf`; for a packed pair type, a value whose low nibble holds that element.
+// Element `offset` of `buf`; for a packed 4-bit type, a value whose low nibble holds that element.
 template <typename T>
 inline T GetProperDataPart(const T* buf, std::size_t offset)
 {
@@ -28,7 +28,7 @@ inline T GetProperDataPart(const T* buf, std::size_t offset)
     }
 }
 
-// Writes element `offset` of `buf`; for a packed pair type, the low nibble of `value`.
+// Writes element `offset` of `buf`; for a packed 4-bit type, the low nibble of `value`.
 template <typename T>
 inline void SetProperDataPart(T* buf, std::size_t offset, T value)
 {

@@ -23,21 +23,22 @@ enum class DType : uint8_t {
     F8E5M2,
     F8E8M0,
     HiF8,
-    F4E2M1x2,  // one byte holds two e2m1 values (the element is the pair)
-    F4E1M2x2,  // one byte holds two e1m2 values (the element is the pair)
-    I4,        // packed: two signed 4-bit elements per byte, low nibble first
+    F4E2M1x2,  // packed: two 4-bit e2m1 elements per byte, the even one in the low nibble
+    F4E1M2x2,  // packed: two 4-bit e1m2 elements per byte, the even one in the low nibble
+    I4,        // packed: two signed 4-bit elements per byte, the even one in the low nibble
 };
 
 inline constexpr int kDTypeCount = static_cast<int>(DType::I4) + 1;
 
-// Storage bits of one tile element (I4 is the only sub-byte element).
+// Storage bits of one tile element. The packed 4-bit types count values: a shape, an index or a stride
+// of their tiles and tensors counts 4-bit elements, two to a byte (the C++ element type names the byte).
 constexpr int dtype_bits(DType t)
 {
     switch (t) {
         case DType::F32: case DType::I32: case DType::U32: return 32;
         case DType::F16: case DType::BF16: case DType::I16: case DType::U16: return 16;
         case DType::I64: case DType::U64: return 64;
-        case DType::I4: return 4;
+        case DType::I4: case DType::F4E2M1x2: case DType::F4E1M2x2: return 4;
         default: return 8;
     }
 }

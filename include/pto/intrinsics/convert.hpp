@@ -36,9 +36,8 @@ constexpr void static_check()
     static_assert(rules::tcvt_layout_ok(p, Dst::BFractal, Dst::SFractal) &&
                       rules::tcvt_layout_ok(p, Src::BFractal, Src::SFractal),
                   "LEGAL_TCVT_LAYOUT: on a2a3 and a5 TCVT takes unboxed row-major tiles only");
-    static_assert(rules::tcvt_valid_shape_ok(dtype_v<Dst>, Dst::ValidRow, Dst::ValidCol, dtype_v<Src>, Src::ValidRow,
-                                             Src::ValidCol),
-                  "RUN_VALID_SHAPE: src must have dst's valid shape (a row of n fp4 pairs holds 2n values)");
+    static_assert(rules::tcvt_valid_shape_ok(Dst::ValidRow, Dst::ValidCol, Src::ValidRow, Src::ValidCol),
+                  "RUN_VALID_SHAPE: src must have dst's valid shape");
 }
 
 }  // namespace detail::tcvt

@@ -2,12 +2,9 @@
 // source) pairs each target allows, the defaults the ISA picks, and the bit-exact conversion itself
 // for every RoundMode and SaturationMode. The semantics are listed in src/numeric/convert.cpp.
 //
-// Counting convention for packed types. `count` counts tile elements. An I4 element is one 4-bit
-// value; a tile packs two per byte, element 0 in the low nibble. A F4E2M1x2 / F4E1M2x2 element is
-// one byte holding two 4-bit floats, value 0 in the low nibble. So whenever either side is an fp4x2
-// type, a conversion moves 2*count values: the fp4x2 side is `count` bytes, a non-fp4x2 side holds
-// 2*count elements. The scalar helpers address single values: for I4 and the fp4x2 types, `index`
-// counts 4-bit values (value i is in byte i/2, in the low nibble when i is even).
+// Counting convention for packed types. `count` and `index` count elements, and an element of the
+// packed 4-bit types (I4, F4E2M1x2, F4E1M2x2) is one 4-bit value: element i is in byte i / 2, in the
+// low nibble when i is even.
 #pragma once
 
 #include <cstddef>
@@ -117,20 +114,11 @@ constexpr RoundMode effective_round_mode(engine::DType dst, RoundMode mode)
     return dst == engine::DType::HiF8 ? RoundMode::CAST_ROUND : RoundMode::CAST_RINT;
 }
 
-// How many 4-bit-or-wider values a conversion of `count` elements moves (see the header comment).
-constexpr std::size_t converted_values(engine::DType dst, engine::DType src, std::size_t count)
-{
-    const auto is_pair = [](engine::DType t) {
-        return t == engine::DType::F4E2M1x2 || t == engine::DType::F4E1M2x2;
-    };
-    return is_pair(dst) || is_pair(src) ? 2 * count : count;
-}
-
 // Converts `count` elements of src (type srcType) into dst (type dstType), rounding each value once
 // with `mode` and handling out-of-range values and NaN as `sat` says. Works for every pair of types,
 // not only those conversion_allowed() accepts. F32 -> F32 is the ISA's round-only form: each value
 // rounds to an integral value. A destination I4 element that shares its byte with one outside the
-// range keeps that neighbour. src and dst must not overlap.
+// range keeps that neighbour (so does a 4-bit float's). src and dst must not overlap.
 void convert(engine::DType dstType, void* dst, engine::DType srcType, const void* src, std::size_t count,
              RoundMode mode, SaturationMode sat);
 

@@ -45,11 +45,12 @@ constexpr int box_cols(SLayout s, int fractal_bytes, int element_bits)
 }
 
 // Rule LEGAL_TILE_ALIGN: an unboxed row-major tile's row, or an unboxed column-major tile's column,
-// is a whole number of 32-byte blocks.
+// is a whole number of 32-byte blocks. A line of 4-bit elements is measured as if each took the byte its
+// C++ type names (32 values, 16 bytes), as the public Tile's check measures it.
 constexpr bool unboxed_alignment_ok(BLayout b, SLayout s, int rows, int cols, int element_bits)
 {
     if (s != SLayout::NoneBox) return true;
-    const int64_t line_bits = int64_t(b == BLayout::RowMajor ? cols : rows) * element_bits;
+    const int64_t line_bits = int64_t(b == BLayout::RowMajor ? cols : rows) * (element_bits < 8 ? 8 : element_bits);
     return line_bits % (TileConfig::alignedSize * 8) == 0;
 }
 

@@ -29,22 +29,12 @@ constexpr bool tcvt_layout_ok(const profile::Profile& p, BLayout b, SLayout s)
     return elementwise_layout_ok(p, b, s);
 }
 
-// The values one element of type t holds: two for the packed fp4 pairs, whose element is a byte of two
-// values, one otherwise (an I4 element is a single 4-bit value).
-constexpr int tcvt_values_per_element(engine::DType t)
-{
-    return t == engine::DType::F4E2M1x2 || t == engine::DType::F4E1M2x2 ? 2 : 1;
-}
-
-// Rule RUN_VALID_SHAPE: src's valid shape is dst's, counted in values: a row of n fp4 pairs converts
-// to or from a row of 2n elements. A DYNAMIC extent is only known at run time, so at compile time it
-// satisfies the rule.
-constexpr bool tcvt_valid_shape_ok(engine::DType dst, int dst_rows, int dst_cols, engine::DType src, int src_rows,
-                                   int src_cols)
+// Rule RUN_VALID_SHAPE: src's valid shape is dst's. A DYNAMIC extent is only known at run time, so at
+// compile time it satisfies the rule.
+constexpr bool tcvt_valid_shape_ok(int dst_rows, int dst_cols, int src_rows, int src_cols)
 {
     const bool rows_ok = dst_rows == DYNAMIC || src_rows == DYNAMIC || dst_rows == src_rows;
-    const bool cols_ok = dst_cols == DYNAMIC || src_cols == DYNAMIC ||
-                         dst_cols * tcvt_values_per_element(dst) == src_cols * tcvt_values_per_element(src);
+    const bool cols_ok = dst_cols == DYNAMIC || src_cols == DYNAMIC || dst_cols == src_cols;
     return rows_ok && cols_ok;
 }
 

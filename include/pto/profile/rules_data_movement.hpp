@@ -44,16 +44,17 @@ constexpr bool is_a5_narrow_float(DType t)
     return t == DType::F8E4M3 || t == DType::F8E5M2 || t == DType::HiF8 || t == DType::F4E2M1x2 || t == DType::F4E1M2x2;
 }
 
-// Whole-byte elements of 1, 2, 4 or 8 bytes (every type but the packed int4).
-constexpr bool is_whole_byte(DType t)
+// What A5 moves between memories: elements of 1, 2, 4 or 8 bytes and the packed fp4 types (every type
+// but the packed int4).
+constexpr bool is_a5_movable(DType t)
 {
     return t != DType::I4;
 }
 
-// Rule LEGAL_TLOAD_DTYPE: A2/A3 loads the base types; A5 loads any 1-, 2-, 4- or 8-byte element.
+// Rule LEGAL_TLOAD_DTYPE: A2/A3 loads the base types; A5 loads any 1-, 2-, 4- or 8-byte element and fp4.
 constexpr bool tload_dtype_ok(const profile::Profile& p, DType t)
 {
-    return p.target == profile::Target::A2A3 ? is_base_movable(t) : is_whole_byte(t);
+    return p.target == profile::Target::A2A3 ? is_base_movable(t) : is_a5_movable(t);
 }
 
 // Rule LEGAL_TLOAD_LOCATION: a load lands in a Vec or a Mat tile (on cpu also an Acc or a Bias tile, as
@@ -359,7 +360,7 @@ constexpr bool tmov_dtype_a5(TileType src_loc, TileType dst_loc, DType src, DTyp
     if (src != dst) return false;
     if (dst_loc == TileType::ScaleLeft || dst_loc == TileType::ScaleRight) return src == DType::F8E8M0;
     if (dst_loc == TileType::Left || dst_loc == TileType::Right) return a5_cube_operand(src);
-    return is_whole_byte(src);
+    return is_a5_movable(src);
 }
 }  // namespace detail
 
@@ -499,7 +500,7 @@ constexpr bool tinsert_location_ok(const profile::Profile& p, TileType src, Tile
 }
 
 // Rule LEGAL_TMOV_DTYPE (TEXTRACT, TINSERT): TMOV's element-type pairs; on the cpu profile any pair of
-// types holding one value per element (the packed fp4 pairs and int4 only to themselves).
+// whole-byte types (the 4-bit fp4 and int4 types only to themselves).
 constexpr bool window_dtype_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, DType src, DType dst)
 {
     const auto single = [](DType t) { return t != DType::I4 && t != DType::F4E2M1x2 && t != DType::F4E1M2x2; };

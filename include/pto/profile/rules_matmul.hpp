@@ -68,7 +68,7 @@ constexpr bool tf32_mode_ok(const profile::Profile& p, RoundMode mode)
 // --- The MX forms (TMATMUL_MX, TGEMV_MX) -------------------------------------------------------------
 
 // Rule LEGAL_MATMUL_MX_DTYPE: a5 (and cpu) only; f32 from the fp8 pairs (e4m3/e5m2 either side) or
-// from the packed fp4 pairs (e2m1x2/e1m2x2 either side).
+// from the packed fp4 types (e2m1x2/e1m2x2 either side).
 constexpr bool matmul_mx_dtype_ok(const profile::Profile& p, engine::DType c, engine::DType a, engine::DType b)
 {
     using enum engine::DType;
@@ -84,12 +84,7 @@ constexpr bool matmul_mx_scale_ok(TileType loc, TileType expected, engine::DType
     return loc == expected && t == engine::DType::F8E8M0;
 }
 
-// The values one tile element holds along k (the packed fp4 pairs hold two) and the values one scale
-// covers.
-constexpr int matmul_values_per_element(engine::DType t)
-{
-    return t == engine::DType::F4E2M1x2 || t == engine::DType::F4E1M2x2 ? 2 : 1;
-}
+// The values one MX scale covers.
 inline constexpr int kMxGroup = 32;
 
 // The MX scale buffers mirror L0A / L0B at a sixteenth of the address: a Left or Right operand's scales

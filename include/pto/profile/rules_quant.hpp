@@ -76,7 +76,7 @@ constexpr bool tquant_zz_mode_ok(MxQuantAlg alg, VecStoreMode store)
 constexpr bool tquant_int8_mode_ok(QuantType type) { return type == QuantType::INT8_SYM || type == QuantType::INT8_ASYM; }
 
 // Rule LEGAL_TQUANT_DTYPE (MX): MXFP8 quantises f32, f16 or bf16 into e4m3 bytes (int8_t, as the page
-// types them, or float8_e4m3_t); MXFP4 quantises f16 or bf16 only into packed e2m1 pairs; the exponents
+// types them, or float8_e4m3_t); MXFP4 quantises f16 or bf16 only into packed e2m1 values; the exponents
 // are E8M0 bytes (uint8_t or float8_e8m0_t); max and scaling hold src's type or f32.
 constexpr bool tquant_mx_dtype_ok(MxQuantAlg alg, engine::DType dst, engine::DType src, engine::DType exp,
                                   engine::DType max, engine::DType scaling)

@@ -20,6 +20,7 @@
 #include "asm/interpreter/lowering.hpp"
 #include "asm/interpreter/pointer_access.hpp"
 #include "asm/interpreter/scalar.hpp"
+#include "engine/tile_element.hpp"
 
 namespace pto::as::interp {
 
@@ -246,25 +247,24 @@ void lower_mad(const Operation& op, const CubeForm& form, const CubeOperands& o,
         form.tf32_mode.empty() ? std::nullopt
                                : std::optional(form.tf32_mode == "round_away" ? engine::Tf32Rounding::HalfAway : engine::Tf32Rounding::NearestEven);
     const bool saturate = form.saturation == "sat";
-    const int values_per_element = rules::matmul_values_per_element(lhs.info.dtype);
     body.steps.push_back({[=](Frame& f) {
         runtime::InstructionScope scope(name.c_str());
         const int64_t m = f.slots[m_slot].i, nn = f.slots[n_slot].i, k = f.slots[k_slot].i;
-        if (const auto problem = mad_extent_problem(runtime::active_profile(), mx, lhs.info.dtype, m, nn, k)) fail_with(*problem, "");
-        const int64_t k_elements = k / values_per_element;
-        engine::TileDesc a = cube_tile(pto::TileType::Left, lhs.info.dtype, m, k_elements);
-        const engine::TileDesc b = place(cube_tile(pto::TileType::Right, rhs.info.dtype, k_elements, nn), rhs.info, f.slots[rhs.slot], "rhs");
+        if (const auto problem = mad_extent_problem(runtime::active_profile(), mx, m, nn, k)) fail_with(*problem, "");
+        engine::TileDesc a = cube_tile(pto::TileType::Left, lhs.info.dtype, m, k);
+        const engine::TileDesc b = place(cube_tile(pto::TileType::Right, rhs.info.dtype, k, nn), rhs.info, f.slots[rhs.slot], "rhs");
         const engine::TileDesc c = place(cube_tile(pto::TileType::Acc, dst.info.dtype, m, nn), dst.info, f.slots[dst.slot], "dst");
         std::optional<ScratchTile> a_copy;
         if (m == 1 && gemv_row) {
             // GEMV organisation: the row's values lie contiguous at lhs.
-            const int64_t bytes = a.element_bits() / 8;
+            const int bits = a.element_bits();
+            const int64_t row_bytes = (k * bits + 7) / 8;
             require_aligned(lhs.info, f.slots[lhs.slot], 32, "lhs", kCubeUnits);
-            const std::byte* row = address(lhs.info, f.slots[lhs.slot], k_elements * bytes, "lhs");
-            if (runtime::checked() && runtime::first_unwritten(row, std::size_t(k_elements * bytes)) >= 0)
+            const std::byte* row = address(lhs.info, f.slots[lhs.slot], row_bytes, "lhs");
+            if (runtime::checked() && runtime::first_unwritten(row, std::size_t(row_bytes)) >= 0)
                 runtime::fail({"RUN_UNINIT_READ", "", "lhs", "reads a GEMV row that nothing has written", "initialised data", "never-written bytes", ""});
             a_copy.emplace(a);
-            for (int64_t j = 0; j < k_elements; ++j) std::memcpy(a_copy->tile.data + a.offset(0, j) * bytes, row + j * bytes, std::size_t(bytes));
+            for (int64_t j = 0; j < k; ++j) engine::copy_element(a_copy->tile.data, a.offset(0, j), row, j, bits);
         } else {
             a = place(a, lhs.info, f.slots[lhs.slot], "lhs");
         }
@@ -489,14 +489,8 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
         const int rows_slot = num.at(0), cols_slot = num.at(1);
         return add([=](Frame& f) {
             runtime::InstructionScope scope(name.c_str());
-            // k counts values; a packed 4-bit element holds two of them.
-            const int64_t per_element = rules::matmul_values_per_element(src.info.dtype);
-            int64_t rows = count_of(f, rows_slot, 1, to == pto::TileType::Left ? "m" : "k");
-            int64_t cols = count_of(f, cols_slot, 1, to == pto::TileType::Left ? "k" : "n");
-            int64_t& along_k = to == pto::TileType::Left ? cols : rows;
-            if (along_k % per_element != 0)
-                runtime::fail({"RUN_CUBE_EXTENT", "", "k", "packed 4-bit operands hold k in pairs", "an even k", std::to_string(along_k), ""});
-            along_k /= per_element;
+            const int64_t rows = count_of(f, rows_slot, 1, to == pto::TileType::Left ? "m" : "k");
+            const int64_t cols = count_of(f, cols_slot, 1, to == pto::TileType::Left ? "k" : "n");
             const engine::TileDesc from = place(cube_tile(pto::TileType::Mat, src.info.dtype, transpose ? cols : rows, transpose ? rows : cols),
                                                 src.info, f.slots[src.slot], "src");
             const engine::TileDesc into = place(cube_tile(to, dst.info.dtype, rows, cols), dst.info, f.slots[dst.slot], "dst");

@@ -47,13 +47,6 @@ std::string destinations(const profile::Profile& p, DType src)
                         : "dst one of " + list;
 }
 
-// A valid shape as the rule compares it: in values when an fp4 pair is involved.
-std::string valid_shape(const TileDesc& t, bool in_values)
-{
-    if (!in_values) return shape(t.valid_rows, t.valid_cols);
-    return shape(t.valid_rows, int64_t(t.valid_cols) * rules::tcvt_values_per_element(t.dtype)) + " values";
-}
-
 }  // namespace
 
 void check_tcvt(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, LegalitySink& sink)
@@ -89,12 +82,9 @@ void check_tcvt(const profile::Profile& p, const TileDesc& dst, const TileDesc& 
         }
     }
     if (all_known(dst.valid_rows, dst.valid_cols, src.valid_rows, src.valid_cols) &&
-        !rules::tcvt_valid_shape_ok(dst.dtype, dst.valid_rows, dst.valid_cols, src.dtype, src.valid_rows,
-                                    src.valid_cols)) {
-        const bool in_values = rules::tcvt_values_per_element(dst.dtype) != rules::tcvt_values_per_element(src.dtype);
-        report(sink, "RUN_VALID_SHAPE", "src",
-               in_values ? "valid shape differs from dst's (an fp4 pair holds two values)" : "valid shape differs from dst's",
-               valid_shape(dst, in_values), valid_shape(src, in_values));
+        !rules::tcvt_valid_shape_ok(dst.valid_rows, dst.valid_cols, src.valid_rows, src.valid_cols)) {
+        report(sink, "RUN_VALID_SHAPE", "src", "valid shape differs from dst's", shape(dst.valid_rows, dst.valid_cols),
+               shape(src.valid_rows, src.valid_cols));
     }
 }
 

@@ -27,8 +27,6 @@ std::byte* scratch(std::vector<std::byte>& buffer, std::size_t bytes)
     return buffer.data();
 }
 
-bool is_fp4_pair(DType t) { return t == DType::F4E2M1x2 || t == DType::F4E1M2x2; }
-
 // One conversion applied to contiguous lines of elements: the vectorised prefix where there is one,
 // numeric::convert for the rest.
 class LineConverter {
@@ -65,12 +63,12 @@ private:
     std::optional<VectorConversion> vector_;
 };
 
-// Columns of unboxed column-major tiles are contiguous; an fp4 pair spans two columns, so pair tiles
-// convert by rows.
+// Columns of unboxed column-major tiles are contiguous; a column of 4-bit elements may start inside a
+// byte, so those convert by rows.
 bool converts_by_columns(const TileDesc& dst, const TileDesc& src)
 {
     const auto column_major = [](const TileDesc& t) { return !t.boxed() && t.blayout == BLayout::ColMajor; };
-    return column_major(dst) && column_major(src) && !is_fp4_pair(dst.dtype) && !is_fp4_pair(src.dtype);
+    return column_major(dst) && column_major(src) && dst.element_bits() >= 8 && src.element_bits() >= 8;
 }
 
 void convert_columns(const TileDesc& dst, const TileDesc& src, const LineConverter& convert_line)
@@ -85,8 +83,7 @@ void convert_columns(const TileDesc& dst, const TileDesc& src, const LineConvert
 void convert_rows(const TileDesc& dst, const TileDesc& src, const LineConverter& convert_line)
 {
     thread_local std::vector<std::byte> src_buffer, dst_buffer;
-    // numeric::convert counts the elements of an fp4-pair side, which has half the other side's columns.
-    const int64_t count = std::min(dst.valid_cols, src.valid_cols);
+    const int64_t count = dst.valid_cols;
     for (int r = 0; r < dst.valid_rows; ++r) {
         const std::byte* in = element_address(src, src.offset(r, 0));
         if (!src.rows_contiguous()) {

@@ -8,8 +8,7 @@
 
 namespace pto::engine::convert {
 
-// dst's valid region converted from src's (the same shape in values; a row of n fp4 pairs is a row of
-// 2n values). Writes nothing outside dst's valid region. src must not share bytes with dst unless it
+// dst's valid region converted from src's (the same shape). Writes nothing outside dst's valid region. src must not share bytes with dst unless it
 // maps every position to the same address (engine/source_staging.hpp makes any other source so).
 void convert_tile(const TileDesc& dst, const TileDesc& src, RoundMode mode, SaturationMode sat);
 

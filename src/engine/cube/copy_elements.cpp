@@ -3,19 +3,16 @@
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/cube.hpp>
 
-#include <cstring>
+#include "engine/tile_element.hpp"
 
 namespace pto::engine::cube {
 
 void copy_elements(const TileDesc& dst, const TileDesc& src, int rows, int cols, bool transpose)
 {
     require_written(src, transpose ? cols : rows, transpose ? rows : cols, "src");
-    const std::size_t bytes = std::size_t(dst.element_bits() / 8);
     for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) {
-            const int64_t from = transpose ? src.offset(c, r) : src.offset(r, c);
-            std::memcpy(dst.data + dst.offset(r, c) * int64_t(bytes), src.data + from * int64_t(bytes), bytes);
-        }
+        for (int c = 0; c < cols; ++c)
+            copy_element(dst.data, dst.offset(r, c), src.data, transpose ? src.offset(c, r) : src.offset(r, c), dst.element_bits());
     mark_written(dst, rows, cols);
 }
 

@@ -186,8 +186,7 @@ void check_global_reach(const GlobalDesc& g, const int64_t (&max_index)[5], int6
                            "the strides " + shape_text(g.stride) + " reach past any addressable byte", "", "", ""});
         }
     }
-    const int64_t element_bytes = (dtype_bits(g.dtype) + 7) / 8;
-    const int64_t end = (farthest + 1) * element_bytes;  // one past the farthest byte touched
+    const int64_t end = ((farthest + 1) * dtype_bits(g.dtype) + 7) / 8;  // one past the farthest byte touched
     const int64_t available = runtime::global_bytes_after(g.data);
     if (available >= 0 && end > available) {
         runtime::fail({"RUN_GLOBAL_OOB", "", operand,

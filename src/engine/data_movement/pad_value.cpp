@@ -13,18 +13,11 @@ namespace pto::engine::data_movement {
 
 namespace {
 
-bool is_packed_pair(DType t)
-{
-    return t == DType::F4E2M1x2 || t == DType::F4E1M2x2;
-}
-
-// Writes `value` into every lane of one element (two lanes for a packed pair).
+// The bits of one element holding `value`.
 uint64_t float_element(DType t, double value)
 {
     uint64_t bits = 0;
-    const int lanes = is_packed_pair(t) ? 2 : 1;
-    for (int lane = 0; lane < lanes; ++lane)
-        numeric::from_double(t, &bits, lane, value, RoundMode::CAST_RINT, SaturationMode::OFF);
+    numeric::from_double(t, &bits, 0, value, RoundMode::CAST_RINT, SaturationMode::OFF);
     return bits;
 }
 
@@ -36,16 +29,14 @@ uint64_t float_extreme(DType t, bool largest)
     const uint64_t with_infinity = float_element(t, infinity);
     if (numeric::to_double(t, &with_infinity, 0) == infinity) return with_infinity;
 
-    const int lane_bits = is_packed_pair(t) ? 4 : dtype_bits(t);
     uint64_t best_bits = 0;
     double best = largest ? -HUGE_VAL : HUGE_VAL;
-    for (uint64_t pattern = 0; pattern < (uint64_t{1} << lane_bits); ++pattern) {
-        const uint64_t element = is_packed_pair(t) ? (pattern | pattern << 4) : pattern;
-        const double v = numeric::to_double(t, &element, 0);
+    for (uint64_t pattern = 0; pattern < (uint64_t{1} << dtype_bits(t)); ++pattern) {
+        const double v = numeric::to_double(t, &pattern, 0);
         if (!std::isfinite(v)) continue;
         if (largest ? v > best : v < best) {
             best = v;
-            best_bits = element;
+            best_bits = pattern;
         }
     }
     return best_bits;
@@ -117,6 +108,7 @@ uint64_t pad_bits(DType dtype, PadValue pad)
 void fill_tile(const TileDesc& t, uint64_t bits)
 {
     switch (t.element_bits()) {
+        case 4: std::memset(t.data, int((bits & 0xFu) * 0x11u), std::size_t(t.bytes())); break;
         case 8: fill_elements<uint8_t>(t.data, t.elements(), bits); break;
         case 16: fill_elements<uint16_t>(t.data, t.elements(), bits); break;
         case 32: fill_elements<uint32_t>(t.data, t.elements(), bits); break;

@@ -11,6 +11,7 @@
 
 #include "engine/data_movement/region_walk.hpp"
 #include "engine/layout/transpose_kernel.hpp"
+#include "engine/tile_element.hpp"
 
 namespace pto::engine::data_movement {
 
@@ -44,6 +45,22 @@ struct CopyBits {
         const int64_t out_step = d.step * int64_t(sizeof(Unit)), in_step = s.step * int64_t(sizeof(Unit));
         for (int64_t k = 0; k < n; ++k)
             store_element<Unit>(out + k * out_step, load_element<Unit>(in + k * in_step));
+    }
+};
+
+// Moves n 4-bit elements unchanged (two to a byte, the even one in the low nibble): whole bytes where
+// both sides run contiguously from the same nibble, element by element elsewhere.
+struct CopyNibbles {
+    static void run(std::byte* dst, const Stretch& d, const std::byte* src, const Stretch& s, int64_t n)
+    {
+        int64_t k = 0;
+        if (d.step == 1 && s.step == 1 && d.offset % 2 == s.offset % 2) {
+            if (d.offset % 2 != 0 && n > 0) copy_element(dst, d.offset, src, s.offset, 4), k = 1;
+            const int64_t bytes = (n - k) / 2;
+            std::memmove(dst + (d.offset + k) / 2, src + (s.offset + k) / 2, static_cast<std::size_t>(bytes));
+            k += 2 * bytes;
+        }
+        for (; k < n; ++k) copy_element(dst, d.offset + k * d.step, src, s.offset + k * s.step, 4);
     }
 };
 

@@ -17,11 +17,11 @@ namespace dm = data_movement;
 
 namespace {
 
-template <typename Unit>
+template <typename Kernel>
 void load_region(const TileDesc& dst, const dm::GlobalView& view)
 {
     const dm::TileOperand tile{dst};
-    dm::move_region<dm::CopyBits<Unit>>(tile, view, dst.valid_rows, dst.valid_cols, tile.contiguous_axis());
+    dm::move_region<Kernel>(tile, view, dst.valid_rows, dst.valid_cols, tile.contiguous_axis());
 }
 
 // Null leaves the pad region as it was on a2a3 and a5 (their pages define nothing there); the cpu
@@ -151,10 +151,11 @@ void load(const TileDesc& dst, const GlobalDesc& src)
     const dm::GlobalView view(folded);
     dm::note_global_region(view, dst.valid_rows, dst.valid_cols, dtype_bits(folded.dtype), false);
     switch (dst.element_bits()) {
-        case 8: load_region<uint8_t>(dst, view); break;
-        case 16: load_region<uint16_t>(dst, view); break;
-        case 32: load_region<uint32_t>(dst, view); break;
-        default: load_region<uint64_t>(dst, view); break;
+        case 4: load_region<dm::CopyNibbles>(dst, view); break;
+        case 8: load_region<dm::CopyBits<uint8_t>>(dst, view); break;
+        case 16: load_region<dm::CopyBits<uint16_t>>(dst, view); break;
+        case 32: load_region<dm::CopyBits<uint32_t>>(dst, view); break;
+        default: load_region<dm::CopyBits<uint64_t>>(dst, view); break;
     }
 
     if (pads) {

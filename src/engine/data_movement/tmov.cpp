@@ -122,6 +122,7 @@ void move_bits(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w
         return;
     }
     switch (dst.element_bits()) {
+        case 4: return move<dm::CopyNibbles>(dst, src, w);
         case 8: return move<dm::CopyBits<uint8_t>>(dst, src, w);
         case 16: return move<dm::CopyBits<uint16_t>>(dst, src, w);
         case 32: return move<dm::CopyBits<uint32_t>>(dst, src, w);

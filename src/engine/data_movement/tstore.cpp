@@ -40,6 +40,7 @@ void store_plain(const dm::GlobalView& view, const TileDesc& src, DType global, 
         return store_region<dm::AccumulateElements<int32_t, int32_t, false>>(view, src);
     }
     switch (src.element_bits()) {
+        case 4: return store_region<dm::CopyNibbles>(view, src);
         case 8: return store_region<dm::CopyBits<uint8_t>>(view, src);
         case 16: return store_region<dm::CopyBits<uint16_t>>(view, src);
         case 32: return store_region<dm::CopyBits<uint32_t>>(view, src);

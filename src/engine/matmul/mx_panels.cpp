@@ -16,24 +16,19 @@ namespace pto::engine::matmul {
 
 namespace {
 
-// The f32 value of every encoding of an 8-bit float, or of both nibbles of a packed fp4 byte (value 0 in
-// the low nibble), indexed by the byte.
+// The f32 value of every encoding of an 8- or 4-bit float, indexed by the encoding.
 struct Decoded {
-    std::array<float, 256> value, high;
+    std::array<float, 256> value;
 };
 
 Decoded decode_table(DType t)
 {
     Decoded d{};
-    std::array<uint8_t, 256> bytes;
-    for (int i = 0; i < 256; ++i) bytes[size_t(i)] = uint8_t(i);
-    if (rules::matmul_values_per_element(t) == 1) {
-        numeric::convert(DType::F32, d.value.data(), t, bytes.data(), 256, RoundMode::CAST_NONE, SaturationMode::OFF);
-        return d;
-    }
-    std::array<float, 512> pairs;
-    numeric::convert(DType::F32, pairs.data(), t, bytes.data(), 256, RoundMode::CAST_NONE, SaturationMode::OFF);
-    for (size_t i = 0; i < 256; ++i) d.value[i] = pairs[2 * i], d.high[i] = pairs[2 * i + 1];
+    std::array<uint8_t, 256> encodings;
+    const bool nibbles = dtype_bits(t) == 4;  // 16 encodings, two to a byte
+    for (int i = 0; i < 256; ++i) encodings[size_t(i)] = uint8_t(nibbles ? (2 * i & 0xF) | (2 * i + 1 & 0xF) << 4 : i);
+    numeric::convert(DType::F32, d.value.data(), t, encodings.data(), nibbles ? 16 : 256, RoundMode::CAST_NONE,
+                     SaturationMode::OFF);
     return d;
 }
 
@@ -56,13 +51,12 @@ float scale_of(const TileDesc& scales, int r, int c)
     return e == 0xFF ? std::numeric_limits<float>::quiet_NaN() : std::ldexp(1.0f, int(e) - 127);
 }
 
-// Value (r, c) of `t`, values counted along k: `k_along_cols` for Left (pairs along columns), else rows.
-float value_at(const TileDesc& t, const Decoded& d, int r, int c, bool k_along_cols)
+// Value (r, c) of `t` (a 4-bit one from its nibble, the even element in the low one).
+float value_at(const TileDesc& t, const Decoded& d, int r, int c)
 {
-    if (rules::matmul_values_per_element(t.dtype) == 1) return d.value[uint8_t(t.data[t.offset(r, c)])];
-    const int k = k_along_cols ? c : r;
-    const auto byte = uint8_t(t.data[k_along_cols ? t.offset(r, k / 2) : t.offset(k / 2, c)]);
-    return k % 2 ? d.high[byte] : d.value[byte];
+    const int64_t at = t.offset(r, c);
+    if (t.element_bits() == 8) return d.value[uint8_t(t.data[at])];
+    return d.value[(uint8_t(t.data[at / 2]) >> (at % 2 * 4)) & 0xFu];
 }
 
 float* scratch(int which, int64_t words)
@@ -80,7 +74,7 @@ Words scaled_left_panel(const TileDesc& a, const TileDesc& a_scale, int m, int k
     float* panel = scratch(0, int64_t(m) * k);
     for (int i = 0; i < m; ++i)
         for (int kk = 0; kk < k; ++kk)
-            panel[int64_t(i) * k + kk] = value_at(a, d, i, kk, true) * scale_of(a_scale, i, kk / rules::kMxGroup);
+            panel[int64_t(i) * k + kk] = value_at(a, d, i, kk) * scale_of(a_scale, i, kk / rules::kMxGroup);
     return {reinterpret_cast<const uint32_t*>(panel), k, k, 0};
 }
 
@@ -90,7 +84,7 @@ Words scaled_right_panel(const TileDesc& b, const TileDesc& b_scale, int k, int 
     float* panel = scratch(1, int64_t(k) * n);
     for (int kk = 0; kk < k; ++kk)
         for (int j = 0; j < n; ++j)
-            panel[int64_t(kk) * n + j] = value_at(b, d, kk, j, false) * scale_of(b_scale, kk / rules::kMxGroup, j);
+            panel[int64_t(kk) * n + j] = value_at(b, d, kk, j) * scale_of(b_scale, kk / rules::kMxGroup, j);
     return {reinterpret_cast<const uint32_t*>(panel), n, n, 0};
 }
 

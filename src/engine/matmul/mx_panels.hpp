@@ -8,7 +8,7 @@
 
 namespace pto::engine::matmul {
 
-// m x k values of a (k counts values: two per packed fp4 element), scaled by a_scale(i, k / 32).
+// m x k values of a, scaled by a_scale(i, k / 32).
 Words scaled_left_panel(const TileDesc& a, const TileDesc& a_scale, int m, int k);
 
 // k x n values of b, scaled by b_scale(k / 32, j).

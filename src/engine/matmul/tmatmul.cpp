@@ -109,7 +109,7 @@ void check_tmatmul(const profile::Profile& p, const MatmulOperands& o, LegalityS
         report(sink, "RUN_VALID_SHAPE", "bias", "a bias value for each result column",
                "at least " + std::to_string(e.n) + " columns", std::to_string(bias->valid_cols));
     if (!mx) return;
-    const int groups = (e.k * rules::matmul_values_per_element(a.dtype) + rules::kMxGroup - 1) / rules::kMxGroup;
+    const int groups = (e.k + rules::kMxGroup - 1) / rules::kMxGroup;
     if (all_known(a_scale->valid_rows, a_scale->valid_cols) && (a_scale->valid_rows < e.m || a_scale->valid_cols < groups))
         report(sink, "RUN_VALID_SHAPE", "a_scale", "a scale for every 32 values of each row of a",
                "at least " + extent_of(e.m, groups), extent_of(a_scale->valid_rows, a_scale->valid_cols));
@@ -124,7 +124,7 @@ namespace {
 // the f32 kernel.
 void tmatmul_mx(const MatmulOperands& o, const Extents& e)
 {
-    const int values = e.k * rules::matmul_values_per_element(o.a.dtype);
+    const int values = e.k;
     const int groups = (values + rules::kMxGroup - 1) / rules::kMxGroup;
     require_written(*o.a_scale, e.m, groups, "a_scale");
     require_written(*o.b_scale, groups, e.n, "b_scale");
@@ -152,7 +152,7 @@ void tmatmul(const MatmulOperands& o, const MultiplyModes& modes)
     if (o.bias) require_written(*o.bias, 1, e.n, "bias");
     const Tf32Rounding tf32 = matmul::tf32_rounding(modes);
     const bool rounds = tf32 != Tf32Rounding::Off && o.a.dtype == DType::F32 && o.b.dtype == DType::F32;
-    const bool packed = rules::matmul_values_per_element(o.a.dtype) != 1;
+    const bool packed = o.a.element_bits() == 4;
     if ((rounds || modes.saturate) && dtype_is_float(o.a.dtype) && !packed) {
         // The multiply reads transformed copies; the tiles keep what was loaded.
         const matmul::TransformedInput a(o.a, o.gemv ? 1 : e.m, e.k, tf32, modes.saturate), b(o.b, e.k, e.n, tf32, modes.saturate);

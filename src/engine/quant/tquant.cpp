@@ -168,14 +168,9 @@ public:
     // Stage 3 for dst's row r: rounds values[0, count) into it, nearest even (values are in range).
     void store_row(int r, float* values, int count) const
     {
-        if (format_.storage == DType::F4E2M1x2) {
-            if (count % 2 != 0) values[count++] = 0.0f;  // the last pair's other half is a padding zero
-            numeric::convert(DType::F4E2M1x2, element_address(dst_, dst_.offset(r, 0)), DType::F32, values,
-                             std::size_t(count / 2), RoundMode::CAST_RINT, SaturationMode::ON);
-        } else {
-            numeric::convert(DType::F8E4M3, element_address(dst_, dst_.offset(r, 0)), DType::F32, values,
-                             std::size_t(count), RoundMode::CAST_RINT, SaturationMode::OFF);
-        }
+        const SaturationMode sat = format_.storage == DType::F4E2M1x2 ? SaturationMode::ON : SaturationMode::OFF;
+        numeric::convert(format_.storage, element_address(dst_, dst_.offset(r, 0)), DType::F32, values,
+                         std::size_t(count), RoundMode::CAST_RINT, sat);
     }
 
 private:
@@ -258,14 +253,12 @@ void check_location_and_layout(const TileDesc& t, const char* name, bool param, 
                param ? "unboxed" : "row-major", "another layout");
 }
 
-// src's valid shape in dst's elements: e2m1 pairs hold two values.
 void check_same_valid_shape(const TileDesc& dst, const TileDesc& src, LegalitySink& sink)
 {
     if (!all_known(dst.valid_rows, dst.valid_cols, src.valid_rows, src.valid_cols)) return;
-    const int cols = dst.dtype == DType::F4E2M1x2 ? (src.valid_cols + 1) / 2 : src.valid_cols;
-    if (dst.valid_rows != src.valid_rows || dst.valid_cols != cols)
-        report(sink, "RUN_VALID_SHAPE", "dst", "valid shape differs from src's (an e2m1 pair holds two values)",
-               extent_text(src.valid_rows, cols), extent_text(dst.valid_rows, dst.valid_cols));
+    if (dst.valid_rows != src.valid_rows || dst.valid_cols != src.valid_cols)
+        report(sink, "RUN_VALID_SHAPE", "dst", "valid shape differs from src's",
+               extent_text(src.valid_rows, src.valid_cols), extent_text(dst.valid_rows, dst.valid_cols));
 }
 
 }  // namespace
@@ -289,7 +282,7 @@ void check_tquant_mx(const profile::Profile& p, const TileDesc& dst, const TileD
     if (!rules::tquant_mx_dtype_ok(alg, dst.dtype, src.dtype, exp.dtype, max.dtype, scaling.dtype) ||
         (exp_zz && exp_zz->dtype != exp.dtype))
         report(sink, "LEGAL_TQUANT_DTYPE", "src",
-               rules::mx_alg_is_fp4(alg) ? "MXFP4 turns f16 or bf16 into e2m1 pairs" : "MXFP8 turns f32, f16 or bf16 into e4m3 bytes",
+               rules::mx_alg_is_fp4(alg) ? "MXFP4 turns f16 or bf16 into e2m1 values" : "MXFP8 turns f32, f16 or bf16 into e4m3 bytes",
                rules::mx_alg_is_fp4(alg) ? "f4e2m1x2 <- f16/bf16, u8 exp, max and scaling of src's type or f32"
                                          : "i8/f8e4m3 <- f32/f16/bf16, u8 exp, max and scaling of src's type or f32",
                dtype_text(dst.dtype) + " <- " + dtype_text(src.dtype) + ", " + dtype_text(exp.dtype) + " exp, " +

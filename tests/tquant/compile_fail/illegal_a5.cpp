@@ -8,7 +8,7 @@ using namespace pto;
 void mxfp4_from_float()
 {
     Tile<TileType::Vec, float, 16, 64> src;
-    Tile<TileType::Vec, float4_e2m1x2_t, 16, 32> dst;
+    Tile<TileType::Vec, float4_e2m1x2_t, 16, 64> dst;
     Tile<TileType::Vec, uint8_t, 16, 32> exp;
     Tile<TileType::Vec, float, 1, 32> max, scaling;
     TQUANT<1, MxQuantAlg::NvMxFp4E2M1>(dst, src, &exp, &max, &scaling);
@@ -53,13 +53,13 @@ void zz_form_is_the_simulators()
 void legal_call()
 {
     Tile<TileType::Vec, bfloat16_t, 32, 64> src;
-    Tile<TileType::Vec, float4_e2m1x2_t, 32, 32> dst;
+    Tile<TileType::Vec, float4_e2m1x2_t, 32, 64> dst;
     Tile<TileType::Vec, uint8_t, 1, 64> exp;
     Tile<TileType::Vec, bfloat16_t, 1, 64> max, scaling;
     TQUANT<0, MxQuantAlg::OcpMxFp4E2M1>(dst, src, &exp, &max, &scaling);
     TQUANT<QuantType::MXFP4_E2M1>(dst, src, &exp, &max, &scaling);
     Tile<TileType::Vec, bfloat16_t, 64, 64> src64;
-    Tile<TileType::Vec, float4_e2m1x2_t, 64, 32> dst64;
+    Tile<TileType::Vec, float4_e2m1x2_t, 64, 64> dst64;
     Tile<TileType::Vec, uint8_t, 1, 128> exp_pairs;
     Tile<TileType::Vec, float, 2, 64> max64, scaling64;
     TQUANT<0, MxQuantAlg::NvMxFp4E2M1, true>(dst64, src64, &exp_pairs, &max64, &scaling64);

@@ -4,8 +4,8 @@
 // dst(i, j) = src(i, j) converted to dst's element type over dst's valid region, each value rounded
 // once by `mode` and out-of-range values and NaN handled as `sat` says: the bit-exact conversion of
 // pto/numeric/convert.hpp, which lists the semantics (CAST_NONE is RINT; saturation only acts where dst
-// cannot hold every src value). Elements outside dst's valid region are left untouched. A row of n fp4
-// pairs (F4E2M1x2, F4E1M2x2) converts to or from a row of 2n elements, value 2k in pair k's low nibble.
+// cannot hold every src value). Elements outside dst's valid region are left untouched. The fp4 types
+// (F4E2M1x2, F4E1M2x2) count values like every type: dst and src have the same valid shape.
 // dst may alias src in any way, also with another element size: the result is as if every source
 // element were read before any destination element is written.
 //

@@ -25,8 +25,8 @@ namespace pto::engine {
 // The MX forms (TMATMUL_MX, TGEMV_MX) take a's and b's E8M0 block scales: value a(i, k) counts as
 // a(i, k) * 2^(a_scale(i, k / 32) - 127) and b(k, j) as b(k, j) * 2^(b_scale(k / 32, j) - 127), each
 // rounded once to f32 (exact unless it leaves f32's normal range; exponent 255 is NaN), then summed
-// as above. A packed fp4 element holds two values along k (Left: columns 2c, 2c + 1 of pair column c,
-// Right: rows 2r, 2r + 1 of pair row r), the first in its low nibble; k counts values.
+// as above. The packed fp4 types count values: a Left or Right tile of them holds one 4-bit value per
+// element, where its layout puts it (two to a byte, the even one in the low nibble).
 //
 // TF32: with f32 inputs, each is first rounded to TF32's 10 fraction bits (NearestEven: ties to even;
 // HalfAway: ties away from zero; infinities and NaN unchanged). `tf32` unset: the core's SETTF32MODE

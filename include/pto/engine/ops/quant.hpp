@@ -28,7 +28,7 @@ void check_tdequant(const profile::Profile& p, const TileDesc& dst, const TileDe
 //              at most 254; 0xFF (NaN) when m is NaN
 //   scaling(g) 2^(127 - e), exactly (NaN for e = 0xFF); max(g) = m
 //   dst        each x * scaling(g), clipped to [-Vmax, Vmax] (448, 6) and rounded to nearest even into
-//              e4m3 or e2m1 (dst(r, c / 2) holds e2m1 values c and c + 1, c even in the low nibble); a
+//              e4m3 or e2m1 (4-bit elements, two to a byte, the even one in the low nibble); a
 //              NaN group gives e4m3 NaN (0x7F) or e2m1 +6 (0x7) for every value
 // The group tiles exp, max, scaling hold group (i, j) at their element (i, j), or, when they have one
 // row, flat at i * W + j, W = src's capacity columns / 32 (ND) or src's capacity columns (DN).

@@ -155,3 +155,21 @@ TEST(Fp4TransferText, CopiesAnOddWindow)
             ASSERT_EQ(nibble(y, i), c < 45 ? nibble(x, i) : 0u) << row << ", " << c;
         }
 }
+
+// int4 moves as the fp4 types do, on the cpu profile only (the public CPU simulation's TCVT program
+// loads and stores it; no target's TLOAD or TSTORE page lists it).
+TEST(Fp4Transfer, Int4RoundTripsOnTheCpuProfileOnly)
+{
+    std::mt19937 rng(6);
+    std::vector<uint8_t> src = random_packed(4 * 64, rng), dst(src.size(), 0);
+    using G = GlobalTensor<int4b_t, Shape<1, 1, 1, 4, 64>, Stride<1, 1, 1, 64, 1>>;
+    G from(reinterpret_cast<int4b_t*>(src.data())), to(reinterpret_cast<int4b_t*>(dst.data()));
+    Tile<TileType::Vec, int4b_t, 4, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC> tile(4, 33);
+    TLOAD(tile, from);
+    TSTORE(to, tile);
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 64; ++c) ASSERT_EQ(nibble(dst, r * 64 + c), c < 33 ? nibble(src, r * 64 + c) : 0u) << r << ", " << c;
+    ScopedTarget a5(profile::Target::A5);
+    EXPECT_EQ(diagnostic_of([&] { engine::tload(tile.desc(), from.desc()); }).code, "LEGAL_TLOAD_DTYPE");
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(to.desc(), tile.desc()); }).code, "LEGAL_TSTORE_DTYPE");
+}

@@ -495,7 +495,7 @@ TEST(TloadIllegal, LocationAndTypePerProfile)
     }
     static_assert(!rules::tload_dtype_ok(profile::kA2A3, DType::HiF8));
     static_assert(rules::tload_dtype_ok(profile::kA5, DType::F8E8M0));
-    static_assert(!rules::tload_dtype_ok(profile::kCpu, DType::I4));
+    static_assert(!rules::tload_dtype_ok(profile::kA5, DType::I4) && rules::tload_dtype_ok(profile::kCpu, DType::I4));
 }
 
 TEST(TloadIllegal, SixtyFourBitPadOnA5)

@@ -162,6 +162,8 @@ TEST(ArgReduce, RulesPerTarget)
     EXPECT_EQ(code(profile::Target::A2A3, rules::ReduceOp::Min, false, ci, nullptr, s16, nullptr), "LEGAL_TCOLARGMIN_DTYPE");
     EXPECT_EQ(code(profile::Target::A5, rules::ReduceOp::Max, false, ci, &cv16, s16, nullptr), "LEGAL_TCOLARGMAX_INDEX_DTYPE");
     EXPECT_EQ(code(profile::Target::A5, rules::ReduceOp::Max, false, ci16, &cv16, s16, nullptr), "none");
+    // The cpu profile takes 32-bit indices for 16-bit columns too, as the public CPU simulation does.
+    EXPECT_EQ(code(profile::Target::Cpu, rules::ReduceOp::Max, false, ci, &cv16, s16, nullptr), "none");
     EXPECT_EQ(code(profile::Target::A5, rules::ReduceOp::Max, false, ci, &cv16, s, nullptr), "LEGAL_TCOLARGMAX_SAME_DTYPE");
     EXPECT_EQ(code(profile::Target::A2A3, rules::ReduceOp::Max, false, ci, &cv, s, &s16), "LEGAL_TCOLARGMAX_TMP");
     EXPECT_EQ(code(profile::Target::A5, rules::ReduceOp::Max, false, ci, &cv, s, &s16), "none");

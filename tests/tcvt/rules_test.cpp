@@ -48,7 +48,8 @@ TEST(TcvtRules, CompileTimePredicates)
     static_assert(rules::tcvt_pair_ok(kA5, F8E4M3, F32) && !rules::tcvt_pair_ok(kA5, F8E4M3, F16));
     static_assert(rules::tcvt_pair_ok(kA5, F16, BF16) && !rules::tcvt_pair_ok(kA2A3, F16, BF16));
     static_assert(rules::tcvt_pair_ok(kCpu, F16, I32) && rules::tcvt_pair_ok(kCpu, F4E2M1x2, BF16));
-    static_assert(!rules::tcvt_pair_ok(kCpu, F16, F16) && !rules::tcvt_pair_ok(kCpu, U64, F32));
+    static_assert(rules::tcvt_pair_ok(kCpu, F32, I8) && rules::tcvt_pair_ok(kCpu, U64, F32));  // any pair on cpu
+    static_assert(!rules::tcvt_pair_ok(kA5, F32, I8) && !rules::tcvt_pair_ok(kA2A3, U8, F32));
     static_assert(rules::tcvt_pair_ok(kCpu, F32, F32));  // the round-only form
     static_assert(rules::tcvt_location_ok(pto::TileType::Vec) && !rules::tcvt_location_ok(pto::TileType::Mat));
     static_assert(!rules::tcvt_location_ok(pto::TileType::Acc));
@@ -75,7 +76,7 @@ TEST(TcvtRules, EveryPairTheTargetLacksIsReported)
                 const Diagnostic found = diagnostic_of([&] { pto::engine::tcvt(dst, src, RoundMode::CAST_RINT, SaturationMode::ON); });
                 const std::string what = describe(DType(d), DType(s), RoundMode::CAST_RINT, SaturationMode::ON) + " on " +
                                          std::string(p.name);
-                if (pto::numeric::conversion_allowed_on(target, DType(d), DType(s))) {
+                if (target == Target::Cpu || pto::numeric::conversion_allowed_on(target, DType(d), DType(s))) {
                     EXPECT_EQ(found.code, "no error") << what;
                     continue;
                 }
@@ -180,4 +181,27 @@ TEST(TcvtRules, TheVerifiersSinkHearsEveryBrokenRule)
     Findings unknown;
     pto::engine::check_tcvt(profile::kA5, dst, src, unknown);
     EXPECT_FALSE(unknown.has("RUN_VALID_SHAPE", "src"));
+}
+
+// The cpu profile converts pairs no target's table has (the public CPU simulation's programs convert
+// i8 to f32 and f32 to u8 and u16): by the same bit-exact rule, and checked mode says a real target
+// would refuse.
+TEST(TcvtRules, TheCpuProfileConvertsAnyPairAndWarnsInCheckedMode)
+{
+    std::mt19937_64 rng(41);
+    const std::pair<DType, DType> off_table[] = {{F32, I8}, {U8, F32}, {U16, F32}, {I8, I64}, {F16, F16}};
+    for (const auto& [dst_type, src_type] : off_table) {
+        ASSERT_FALSE(pto::numeric::conversion_allowed(dst_type, src_type));
+        Memory memory(8192);
+        const TileDesc dst = tile(memory, dst_type), src = tile(memory, src_type);
+        fill_random(src, rng);
+        pto::runtime::clear_warnings();
+        pto::test::ScopedChecked checked;
+        run_and_check(memory, dst, src, RoundMode::CAST_RINT, SaturationMode::ON,
+                      describe(dst_type, src_type, RoundMode::CAST_RINT, SaturationMode::ON));
+        ASSERT_EQ(pto::runtime::warnings().size(), 1u);
+        EXPECT_EQ(pto::runtime::warnings()[0].code, "WARN_CPU_ONLY");
+        EXPECT_TRUE(pto::test::mentions(pto::runtime::warnings()[0], "LEGAL_TCVT_PAIR"));
+        pto::runtime::clear_warnings();
+    }
 }

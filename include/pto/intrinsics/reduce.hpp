@@ -191,7 +191,7 @@ RecordEvent arg_reduce(Idx& idx, const engine::TileDesc* value, Src& src, Tmp& t
     static_assert(ROWS ? rules::row_arg_dtype_ok(detail::dtype_v<Src>)                                             \
                        : rules::col_arg_dtype_ok(profile::kProfile, detail::dtype_v<Src>, WITH_VALUE),             \
                   "LEGAL_" #NAME "_DTYPE: " #NAME " does not search this element type on PTO_TARGET");             \
-    static_assert(rules::arg_index_dtype_ok(detail::dtype_v<Idx>, detail::dtype_v<Src>, !(ROWS) && (WITH_VALUE)), \
+    static_assert(rules::arg_index_dtype_ok(profile::kProfile, detail::dtype_v<Idx>, detail::dtype_v<Src>, !(ROWS) && (WITH_VALUE)), \
                   "LEGAL_" #NAME "_INDEX_DTYPE: indices are uint32_t or int32_t (a column's values of a 16-bit "   \
                   "type: uint16_t or int16_t)");                                                                   \
     static_assert(!(WITH_VALUE) || rules::reduce_same_dtype_ok(detail::dtype_v<Val>, detail::dtype_v<Src>),        \

@@ -13,10 +13,11 @@
 namespace pto::rules {
 
 // Rule LEGAL_TCVT_PAIR: the profile's target converts src's element type into dst's (the TCVT page's
-// table per target; the cpu profile takes the union).
+// table per target). The cpu profile converts between any two element types, as the public CPU
+// simulation does (checked mode warns WARN_CPU_ONLY for a pair neither table has).
 constexpr bool tcvt_pair_ok(const profile::Profile& p, engine::DType dst, engine::DType src)
 {
-    return numeric::conversion_allowed_on(p.target, dst, src);
+    return p.target == profile::Target::Cpu || numeric::conversion_allowed_on(p.target, dst, src);
 }
 
 // Rule LEGAL_TCVT_LOCATION: TCVT runs on the vector unit, on tiles in UB.

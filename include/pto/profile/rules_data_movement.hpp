@@ -51,10 +51,16 @@ constexpr bool is_a5_movable(DType t)
     return t != DType::I4;
 }
 
-// Rule LEGAL_TLOAD_DTYPE: A2/A3 loads the base types; A5 loads any 1-, 2-, 4- or 8-byte element and fp4.
+// Rule LEGAL_TLOAD_DTYPE: A2/A3 loads the base types; A5 loads any 1-, 2-, 4- or 8-byte element and fp4;
+// the cpu profile also int4, as the public CPU simulation's programs load it.
 constexpr bool tload_dtype_ok(const profile::Profile& p, DType t)
 {
-    return p.target == profile::Target::A2A3 ? is_base_movable(t) : is_a5_movable(t);
+    switch (p.target) {
+        case profile::Target::A2A3: return is_base_movable(t);
+        case profile::Target::A5: return is_a5_movable(t);
+        case profile::Target::Cpu: break;
+    }
+    return true;
 }
 
 // Rule LEGAL_TLOAD_LOCATION: a load lands in a Vec or a Mat tile (on cpu also an Acc or a Bias tile, as
@@ -146,11 +152,12 @@ constexpr bool tstore_location_ok(const profile::Profile& p, TileType loc)
     return p.target == profile::Target::A5 ? a5 : a2a3;
 }
 
-// Rule LEGAL_TSTORE_DTYPE: element types a Vec or Mat tile stores (A5 adds its narrow floats).
+// Rule LEGAL_TSTORE_DTYPE: element types a Vec or Mat tile stores (A5 adds its narrow floats; the cpu
+// profile also int4, as the public CPU simulation stores it).
 constexpr bool tstore_dtype_ok(const profile::Profile& p, DType t)
 {
     if (p.target == profile::Target::A2A3) return is_base_movable(t);
-    return is_base_movable(t) || is_a5_narrow_float(t);
+    return is_base_movable(t) || is_a5_narrow_float(t) || (p.target == profile::Target::Cpu && t == DType::I4);
 }
 
 // --- convolution tiles (ConvTile) ---------------------------------------------------------------

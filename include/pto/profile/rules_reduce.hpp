@@ -94,12 +94,14 @@ constexpr bool col_arg_dtype_ok(const profile::Profile& p, engine::DType src, bo
 }
 
 // Rule LEGAL_<NAME>_INDEX_DTYPE: indices are uint32 or int32; a column's value-and-index form of a
-// 16-bit source takes uint16 or int16 indices instead.
-constexpr bool arg_index_dtype_ok(engine::DType index, engine::DType src, bool column_with_value)
+// 16-bit source takes uint16 or int16 indices instead. The cpu profile takes any of the four, as the
+// public CPU simulation (whose program searches half columns with int32 indices) does.
+constexpr bool arg_index_dtype_ok(const profile::Profile& p, engine::DType index, engine::DType src, bool column_with_value)
 {
     using enum engine::DType;
-    if (column_with_value && engine::dtype_bits(src) == 16) return index == U16 || index == I16;
-    return index == U32 || index == I32;
+    const bool narrow = index == U16 || index == I16, wide = index == U32 || index == I32;
+    if (p.target == profile::Target::Cpu) return narrow || wide;
+    return column_with_value && engine::dtype_bits(src) == 16 ? narrow : wide;
 }
 
 // Rule LEGAL_TCOLARGMAX_TMP / LEGAL_TCOLARGMIN_TMP: on A2/A3 tmp is scratch of src's element type (A5

@@ -94,6 +94,8 @@ void tcvt(const TileDesc& dst, const TileDesc& src, RoundMode mode, SaturationMo
     runtime::InstructionScope scope("TCVT");
     StopAtFirstFinding stop;
     check_tcvt(runtime::active_profile(), dst, src, stop);
+    warn_if_cpu_only(runtime::active_profile(),
+                     [&](const profile::Profile& p, LegalitySink& sink) { check_tcvt(p, dst, src, sink); });
     if (dst.valid_rows == 0 || dst.valid_cols == 0) return;
     require_written(src, "src");
     convert::convert_tile(dst, readable_source(src, dst, 0), mode, sat);

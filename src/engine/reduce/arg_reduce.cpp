@@ -66,7 +66,7 @@ void check_arg_reduce(const profile::Profile& p, ReduceOp op, bool rows, const T
         report(sink, code(op, rows, "DTYPE").c_str(), "src", name + " does not search this element type on " + std::string(p.name),
                rows ? "f16 or f32" : (p.target == profile::Target::A2A3 ? "f16, f32, u16 or u32" : "8-, 16- or 32-bit (no 8-bit with values)"),
                dtype_text(src.dtype));
-    if (!rules::arg_index_dtype_ok(index.dtype, src.dtype, !rows && value))
+    if (!rules::arg_index_dtype_ok(p, index.dtype, src.dtype, !rows && value))
         report(sink, code(op, rows, "INDEX_DTYPE").c_str(), "dst_idx", "indices are 32-bit integers (16-bit for a column's values of a 16-bit type)",
                !rows && value && dtype_bits(src.dtype) == 16 ? "u16 or i16" : "u32 or i32", dtype_text(index.dtype));
     if (value && !rules::reduce_same_dtype_ok(value->dtype, src.dtype))

@@ -21,17 +21,22 @@ namespace pto {
 
 namespace detail {
 
-template <typename TileData, typename GlobalData>
+// `Store`: the layouts a store reaches (an Acc tile also the target's convolution layouts).
+template <typename TileData, typename GlobalData, bool Store = false>
 constexpr void static_check_global_transfer()
 {
     constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
     static_assert(TileData::Loc == TileType::Acc ||
                       rules::element_size_match(tile_type, engine::dtype_of<typename GlobalData::DType>),
                   "LEGAL_GM_ELEMENT_SIZE: the tile's and the global tensor's element types must have one size");
-    static_assert(rules::gm_layout_ok(profile::kProfile, TileData::Loc, GlobalData::layout, TileData::BFractal, TileData::SFractal,
-                                      TileData::Rows, TileData::Cols, tile_type),
+    static_assert(Store ? rules::gm_store_layout_ok(profile::kProfile, TileData::Loc, GlobalData::layout, TileData::BFractal,
+                                                    TileData::SFractal, TileData::Rows, TileData::Cols, tile_type)
+                        : rules::gm_layout_ok(profile::kProfile, TileData::Loc, GlobalData::layout, TileData::BFractal,
+                                              TileData::SFractal, TileData::Rows, TileData::Cols, tile_type),
                   "LEGAL_GM_LAYOUT: unsupported (global layout, tile layout) pair: ND<->row-major, DN<->col-major, "
-                  "NZ<->Nz; Mat tiles also ND<->Nz and DN<->Zn (a5: ND -> a one-row Zz tile); 64-bit elements ND/DN only");
+                  "NZ<->Nz; Mat tiles also ND<->Nz and DN<->Zn (a5: ND -> a one-row Zz tile); 64-bit elements ND/DN only; "
+                  "Acc tiles store into ND, NZ and the target's convolution layouts (a2a3: NC1HWC0, NDC1HWC0; a5: NHWC, "
+                  "NCHW, NCDHW)");
     static_assert(TileData::Loc == TileType::Acc ||
                       rules::gm_fractal_conversion_ok(GlobalData::layout, TileData::BFractal, TileData::SFractal,
                                                       TileData::SFractalSize, GlobalData::staticShape[0],
@@ -78,6 +83,24 @@ constexpr void static_check_tload()
     }
 }
 
+// An Acc tile into a convolution layout: the tensor's C0 and the dimensions the store does not address,
+// and, when the extents are static, a valid region of the whole pixels x channels view.
+template <typename TileData, typename GlobalData>
+constexpr void static_check_acc_conv_store()
+{
+    constexpr auto global_type = engine::dtype_of<typename GlobalData::DType>;
+    if constexpr (rules::is_acc_conv_layout(GlobalData::layout)) {
+        static_assert(rules::acc_conv_shape_ok(GlobalData::layout, global_type, GlobalData::staticShape),
+                      "LEGAL_GM_CONV_SHAPE: an NC1HWC0 tensor's shape[4] is its type's C0 (32 bytes; i32: 16; f32: 8 "
+                      "or 16); NHWC and NCHW have shape[0] == 1, NCDHW shape[2] == 1");
+        static_assert(rules::acc_conv_extent_ok(GlobalData::layout, global_type, GlobalData::staticShape,
+                                                TileData::ValidRow, TileData::ValidCol),
+                      "RUN_GLOBAL_SHAPE: an accumulator stored into a convolution layout has a valid region of the "
+                      "tensor's pixels x channels (NC1HWC0: N*H*W x C1*C0, NDC1HWC0: N*H*W x D*C1*C0, NHWC/NCHW/NCDHW: "
+                      "N*H*W x C)");
+    }
+}
+
 template <typename TileData, typename GlobalData>
 constexpr void static_check_tstore()
 {
@@ -93,12 +116,13 @@ constexpr void static_check_tstore()
                       "LEGAL_ACC_OUTPUT_DTYPE: an accumulator stores f32 as f32/f16/bf16 and i32 as i32");
         static_assert(rules::acc_store_shape_ok(GlobalData::layout, TileData::Rows, TileData::Cols),
                       "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
-                      "into NZ");
+                      "into NZ and the convolution layouts");
+        static_check_acc_conv_store<TileData, GlobalData>();
     } else {
         static_assert(rules::tstore_dtype_ok(target, tile_type),
                       "LEGAL_TSTORE_DTYPE: PTO_TARGET does not store this element type");
     }
-    static_check_global_transfer<TileData, GlobalData>();
+    static_check_global_transfer<TileData, GlobalData, true>();
 }
 
 // `Quantized`: the forms with a pre-quant scalar or a table, whose output types are the quantizing store's.
@@ -329,10 +353,11 @@ constexpr void static_check_quantizing_store()
                   "and i32 -> i8/u8/f16 (a5: also bf16)");
     static_assert(rules::acc_store_shape_ok(GlobalData::layout, TileData::Rows, TileData::Cols),
                   "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
-                  "into NZ");
+                  "into NZ and the convolution layouts");
     static_assert(rules::tstore_atomic_ok(target, atomicType, global_type),
                   "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
-    static_check_global_transfer<TileData, GlobalData>();
+    static_check_acc_conv_store<TileData, GlobalData>();
+    static_check_global_transfer<TileData, GlobalData, true>();
 }
 
 }  // namespace detail

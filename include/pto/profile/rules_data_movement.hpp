@@ -224,12 +224,109 @@ constexpr bool tstore_atomic_ok(const profile::Profile& p, AtomicType atomic, DT
     return global == DType::F32 && p.target != profile::Target::A5;
 }
 
+// --- accumulators into convolution layouts ------------------------------------------------------------
+// An accumulator of a convolution is a matrix of output pixels (rows) by output channels (columns). The
+// fixpipe stores it into a2a3's NC1HWC0 and NDC1HWC0 tensors and a5's NHWC, NCHW and NCDHW ones; the
+// 5-D tensor's dimensions, outermost first, are NC1HWC0 (N, C1, H, W, C0), NDC1HWC0 (N, D, C1, H, W)
+// with C0 elements after each W position (the C0 of its type, below), NHWC (1, N, H, W, C), NCHW
+// (1, N, C, H, W) and NCDHW (N, C, D, H, W).
+
+constexpr bool is_acc_conv_layout(Layout l)
+{
+    return l == Layout::NC1HWC0 || l == Layout::NDC1HWC0 || l == Layout::NHWC || l == Layout::NCHW ||
+           l == Layout::NCDHW;
+}
+
+// Rule LEGAL_GM_LAYOUT (a store from an Acc tile): a2a3 stores into NC1HWC0 and NDC1HWC0, a5 into NHWC,
+// NCHW and NCDHW, the cpu profile into all five.
+constexpr bool acc_conv_layout_ok(const profile::Profile& p, Layout global)
+{
+    const bool a2a3 = global == Layout::NC1HWC0 || global == Layout::NDC1HWC0;
+    const bool a5 = global == Layout::NHWC || global == Layout::NCHW || global == Layout::NCDHW;
+    switch (p.target) {
+        case profile::Target::A2A3: return a2a3;
+        case profile::Target::A5: return a5;
+        default: return a2a3 || a5;
+    }
+}
+
+// The channels of one C0 block of a `out` tensor: 32 bytes of elements, except 16 int32s (the fixpipe's
+// int32 block is 64 bytes). NDC1HWC0 always has this C0; NC1HWC0 names its own (dimension 4), which
+// for float may also be 16 (8 is the fixpipe's channel split).
+constexpr int64_t acc_conv_c0(DType out)
+{
+    return out == DType::I32 ? 16 : 256 / dtype_bits(out);
+}
+
+// The dimensions of the tensor that hold an accumulator's rows (pixels) and columns (channels), outermost
+// first; dimension 5 stands for NDC1HWC0's C0, one element apart after the fifth.
+struct AccConvDims {
+    int rows[3];
+    int row_count;
+    int cols[3];
+    int col_count;
+};
+
+constexpr AccConvDims acc_conv_dims(Layout l)
+{
+    switch (l) {
+        case Layout::NC1HWC0: return {{0, 2, 3}, 3, {1, 4}, 2};      // (n, h, w) x (c1, c0)
+        case Layout::NDC1HWC0: return {{0, 3, 4}, 3, {1, 2, 5}, 3};  // (n, h, w) x (d, c1, c0)
+        case Layout::NHWC: return {{1, 2, 3}, 3, {4}, 1};            // (n, h, w) x c
+        case Layout::NCHW: return {{1, 3, 4}, 3, {2}, 1};            // (n, h, w) x c
+        default: return {{0, 3, 4}, 3, {1}, 1};                      // NCDHW: (n, h, w) x c, at d = 0
+    }
+}
+
+// Rule LEGAL_GM_CONV_SHAPE: an NC1HWC0 tensor's C0 (dimension 4) is its type's (acc_conv_c0; f32 also
+// 8 or 16); the dimensions the store does not address have extent 1 (NHWC's and NCHW's dimension 0, NCDHW's
+// D: the store writes one depth slice). DYNAMIC counts as unknown here and is checked at run time.
+constexpr bool acc_conv_shape_ok(Layout global, DType out, const int64_t (&shape)[5])
+{
+    auto is = [](int64_t d, int64_t v) { return d == v || d == DYNAMIC; };
+    switch (global) {
+        case Layout::NC1HWC0:
+            return is(shape[4], acc_conv_c0(out)) || (out == DType::F32 && is(shape[4], 16));
+        case Layout::NHWC:
+        case Layout::NCHW: return is(shape[0], 1);
+        case Layout::NCDHW: return is(shape[2], 1);
+        default: return true;
+    }
+}
+
+// The accumulator's view of a convolution tensor: its rows (pixels) and columns (channels); DYNAMIC when
+// an extent it reads is unknown, INT64_MAX when the product overflows.
+constexpr int64_t acc_conv_extent(Layout global, DType out, const int64_t (&shape)[5], bool rows)
+{
+    const AccConvDims dims = acc_conv_dims(global);
+    int64_t extent = 1;
+    for (int i = 0; i < (rows ? dims.row_count : dims.col_count); ++i) {
+        const int d = rows ? dims.rows[i] : dims.cols[i];
+        const int64_t e = d == 5 ? acc_conv_c0(out) : shape[d];
+        if (e == DYNAMIC) return DYNAMIC;
+        if (__builtin_mul_overflow(extent, e, &extent)) return INT64_MAX;
+    }
+    return extent;
+}
+
+// Rule RUN_GLOBAL_SHAPE (an accumulator into a convolution tensor): the valid region is the whole view,
+// ValidRow == the pixels and ValidCol == the channels, as the devices assert (NC1HWC0: N*H*W x C1*C0,
+// NDC1HWC0: N*H*W x D*C1*C0, NHWC and NCHW: N*H*W x C, NCDHW: N*H*W x C). Unknown extents pass.
+constexpr bool acc_conv_extent_ok(Layout global, DType out, const int64_t (&shape)[5], int valid_rows,
+                                  int valid_cols)
+{
+    const int64_t rows = acc_conv_extent(global, out, shape, true);
+    const int64_t cols = acc_conv_extent(global, out, shape, false);
+    return (rows == DYNAMIC || valid_rows == DYNAMIC || rows == valid_rows) &&
+           (cols == DYNAMIC || valid_cols == DYNAMIC || cols == valid_cols);
+}
+
 // Rule LEGAL_TSTORE_ACC_SHAPE: an accumulator store moves 1..4095 columns, and at most 8192 rows
-// into an ND tensor or 65535 rows (whole 16-column groups) into an NZ tensor.
+// into an ND tensor or 65535 rows (whole 16-column groups) into an NZ tensor or a convolution layout.
 constexpr bool acc_store_shape_ok(Layout global, int rows, int cols)
 {
     if (cols < 1 || cols > 4095 || rows < 1) return false;
-    if (global == Layout::NZ) return rows <= 65535 && cols % 16 == 0;
+    if (global == Layout::NZ || is_acc_conv_layout(global)) return rows <= 65535 && cols % 16 == 0;
     return rows <= 8192;
 }
 
@@ -273,6 +370,14 @@ constexpr bool gm_layout_ok(const profile::Profile& p, TileType loc, Layout glob
                            rows == 1 && arrangement_of(b, s) == TileArrangement::ZZ;
     return gm_layout_ok(loc, global, b, s, rows, cols, t) || mx_vector ||
            (p.target == profile::Target::Cpu && (global == Layout::ND || global == Layout::DN));
+}
+
+// Rule LEGAL_GM_LAYOUT for a store: a transfer's pairs, and from an Acc tile also the target's
+// convolution layouts (acc_conv_layout_ok).
+constexpr bool gm_store_layout_ok(const profile::Profile& p, TileType loc, Layout global, BLayout b, SLayout s,
+                                  int rows, int cols, DType t)
+{
+    return gm_layout_ok(p, loc, global, b, s, rows, cols, t) || (loc == TileType::Acc && acc_conv_layout_ok(p, global));
 }
 
 // The layout by which a transfer folds its tensor into rows and columns: the tensor's own, except

@@ -24,6 +24,13 @@ struct ViewDims {
 
 ViewDims dims_of(Layout layout)
 {
+    if (rules::is_acc_conv_layout(layout)) {
+        const rules::AccConvDims conv = rules::acc_conv_dims(layout);
+        ViewDims v{{}, conv.row_count, {}, conv.col_count};
+        std::copy(conv.rows, conv.rows + conv.row_count, v.row_dims);
+        std::copy(conv.cols, conv.cols + conv.col_count, v.col_dims);
+        return v;
+    }
     switch (layout) {
         case Layout::DN: return {{3}, 1, {0, 1, 2, 4}, 4};
         case Layout::NZ: return {{2, 3}, 2, {0, 1, 4}, 3};
@@ -37,8 +44,15 @@ ViewDims dims_of(Layout layout)
     }
 }
 
+// The tensor's five extents and a sixth, NDC1HWC0's C0 (1 for the other layouts).
+void extents_of(const GlobalDesc& g, int64_t (&shape)[6])
+{
+    std::copy(g.shape, g.shape + 5, shape);
+    shape[5] = g.layout == Layout::NDC1HWC0 ? rules::acc_conv_c0(g.dtype) : 1;
+}
+
 // Product of the extents of `dims`; false when it does not fit in 63 bits.
-bool extent_product(const int64_t (&shape)[5], const int* dims, int count, int64_t& out)
+bool extent_product(const int64_t (&shape)[6], const int* dims, int count, int64_t& out)
 {
     out = 1;
     for (int i = 0; i < count; ++i) {
@@ -48,7 +62,7 @@ bool extent_product(const int64_t (&shape)[5], const int* dims, int count, int64
 }
 
 // The largest index the first `n` flattened positions reach in each of `dims` (the last one fastest).
-void spread_max_index(int64_t n, const int64_t (&shape)[5], const int* dims, int count, int64_t (&max_index)[5])
+void spread_max_index(int64_t n, const int64_t (&shape)[6], const int* dims, int count, int64_t (&max_index)[6])
 {
     int64_t blocks = n;
     for (int i = count - 1; i >= 0; --i) {
@@ -56,14 +70,6 @@ void spread_max_index(int64_t n, const int64_t (&shape)[5], const int* dims, int
         max_index[dims[i]] = std::min(extent, blocks) - 1;
         blocks = (blocks + extent - 1) / extent;
     }
-}
-
-std::string shape_text(const int64_t (&v)[5])
-{
-    std::string s = "(";
-    for (int d = 0; d < 5; ++d)
-        s += (d ? ", " : "") + std::to_string(v[d]);
-    return s + ")";
 }
 
 std::string region_text(int64_t rows, int64_t cols)
@@ -75,14 +81,13 @@ std::string region_text(int64_t rows, int64_t cols)
 
 GlobalView::GlobalView(const GlobalDesc& g) : data_(g.data), layout_(g.layout)
 {
-    for (int d = 0; d < 5; ++d) {
-        shape_[d] = g.shape[d];
-        stride_[d] = g.stride[d];
-    }
+    extents_of(g, shape_);
+    std::copy(g.stride, g.stride + 5, stride_);
+    stride_[5] = 1;
     const ViewDims dims = dims_of(layout_);
     extent_product(shape_, dims.row_dims, dims.row_count, rows_);
     extent_product(shape_, dims.col_dims, dims.col_count, cols_);
-    if (rules::is_mx_layout(layout_)) {
+    if (rules::is_mx_layout(layout_) || rules::is_acc_conv_layout(layout_)) {
         generic_ = true;
         row_count_ = dims.row_count;
         col_count_ = dims.col_count;
@@ -103,7 +108,7 @@ GlobalView::GlobalView(const GlobalDesc& g) : data_(g.data), layout_(g.layout)
 }
 
 // Position `i` along the dimensions `dims` (the last fastest) as an element offset.
-static int64_t spread_offset(int64_t i, const int64_t (&shape)[5], const int64_t (&stride)[5], const int* dims,
+static int64_t spread_offset(int64_t i, const int64_t (&shape)[6], const int64_t (&stride)[6], const int* dims,
                              int count)
 {
     int64_t offset = 0;
@@ -157,14 +162,14 @@ void check_global_dims(const GlobalDesc& g, const char* operand)
     for (int d = 0; d < 5; ++d) {
         if (g.shape[d] < 1) {
             runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
-                           "dimension " + std::to_string(d) + " of the global tensor's shape " + shape_text(g.shape) +
+                           "dimension " + std::to_string(d) + " of the global tensor's shape " + dims_text(g.shape) +
                                " is empty",
                            "every dimension >= 1", std::to_string(g.shape[d]), ""});
         }
         if (g.stride[d] < 0) {
             runtime::fail(
                 {"RUN_GLOBAL_STRIDE", "", operand,
-                 "stride " + std::to_string(d) + " of the global tensor " + shape_text(g.stride) + " is negative",
+                 "stride " + std::to_string(d) + " of the global tensor " + dims_text(g.stride) + " is negative",
                  "strides >= 0", std::to_string(g.stride[d]), ""});
         }
     }
@@ -183,7 +188,7 @@ void check_global_reach(const GlobalDesc& g, const int64_t (&max_index)[5], int6
         if (__builtin_mul_overflow(max_index[d], g.stride[d], &term) ||
             __builtin_add_overflow(farthest, term, &farthest)) {
             runtime::fail({"RUN_GLOBAL_STRIDE", "", operand,
-                           "the strides " + shape_text(g.stride) + " reach past any addressable byte", "", "", ""});
+                           "the strides " + dims_text(g.stride) + " reach past any addressable byte", "", "", ""});
         }
     }
     const int64_t end = ((farthest + 1) * dtype_bits(g.dtype) + 7) / 8;  // one past the farthest byte touched
@@ -201,26 +206,30 @@ void check_global_access(const GlobalDesc& g, int64_t rows, int64_t cols, const 
 {
     check_global_dims(g, operand);
     const ViewDims dims = dims_of(g.layout);
+    int64_t shape[6];
+    extents_of(g, shape);
     int64_t view_rows = 0, view_cols = 0;
-    if (!extent_product(g.shape, dims.row_dims, dims.row_count, view_rows) ||
-        !extent_product(g.shape, dims.col_dims, dims.col_count, view_cols)) {
+    if (!extent_product(shape, dims.row_dims, dims.row_count, view_rows) ||
+        !extent_product(shape, dims.col_dims, dims.col_count, view_cols)) {
         runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
-                       "the global tensor's shape " + shape_text(g.shape) + " overflows 64-bit extents",
-                       "a representable shape", shape_text(g.shape), ""});
+                       "the global tensor's shape " + dims_text(g.shape) + " overflows 64-bit extents",
+                       "a representable shape", dims_text(g.shape), ""});
     }
     if (rows > view_rows || cols > view_cols) {
         runtime::fail({"RUN_GLOBAL_SHAPE", "", operand,
                        "the tile's valid region (" + region_text(rows, cols) + ") exceeds the " +
                            layout_name(g.layout) + " view (" + region_text(view_rows, view_cols) +
-                           ") of the global tensor of shape " + shape_text(g.shape),
+                           ") of the global tensor of shape " + dims_text(g.shape),
                        "at most " + region_text(view_rows, view_cols), region_text(rows, cols), ""});
     }
     if (rows == 0 || cols == 0) return;
 
-    int64_t max_index[5] = {0, 0, 0, 0, 0};
-    spread_max_index(rows, g.shape, dims.row_dims, dims.row_count, max_index);
-    spread_max_index(cols, g.shape, dims.col_dims, dims.col_count, max_index);
-    check_global_reach(g, max_index, 1, operand);
+    int64_t max_index[6] = {0, 0, 0, 0, 0, 0};
+    spread_max_index(rows, shape, dims.row_dims, dims.row_count, max_index);
+    spread_max_index(cols, shape, dims.col_dims, dims.col_count, max_index);
+    int64_t outer[5];
+    std::copy(max_index, max_index + 5, outer);
+    check_global_reach(g, outer, max_index[5] + 1, operand);
 }
 
 // Runs of consecutive elements along the view's contiguous axis (each element alone when it has none).

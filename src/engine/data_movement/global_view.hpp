@@ -14,7 +14,14 @@
 //   MX_B_DN: rows = s3*s4 (dims 3, 4), cols = s0*s1*s2 (dims 0, 1, 2)   [1, 1, N, K/2, 2]
 // (in each list the last dimension is the fastest; the ND/DN forms keep dims 0 and 1 of extent 1,
 // LEGAL_GM_MX_SHAPE). ZZ's dimension 0 stacks further blocks of rows and NN's further columns, as
-// the A5 load stitches them.
+// the A5 load stitches them. The convolution layouts an accumulator is stored into (TSTORE only) are
+// seen as pixels x channels (rules::acc_conv_dims):
+//   NC1HWC0:  rows = N*H*W (dims 0, 2, 3), cols = C1*C0 (dims 1, 4)
+//   NDC1HWC0: rows = N*H*W (dims 0, 3, 4), cols = D*C1*C0 (dims 1, 2, then the C0 of the element type,
+//             consecutive elements after each W position: a sixth dimension of stride 1)
+//   NHWC:     rows = N*H*W (dims 1, 2, 3), cols = C (dim 4)
+//   NCHW:     rows = N*H*W (dims 1, 3, 4), cols = C (dim 2)
+//   NCDHW:    rows = N*H*W (dims 0, 3, 4), cols = C (dim 1), at D index 0
 #pragma once
 
 #include <cstdint>
@@ -79,12 +86,12 @@ private:
 
     std::byte* data_;
     Layout layout_;
-    int64_t shape_[5];
-    int64_t stride_[5];
+    int64_t shape_[6];  // the sixth: NDC1HWC0's C0 (extent 1 in the other layouts), stride 1
+    int64_t stride_[6];
     int64_t rows_ = 0;
     int64_t cols_ = 0;
     int64_t row_stride_ = -1;  // the rows' common stride when they have one, else -1
-    // The MX layouts walk their row and column dimensions from these lists (outermost first).
+    // The MX and convolution layouts walk their row and column dimensions from these lists (outermost first).
     bool generic_ = false;
     int row_dims_[4] = {};
     int row_count_ = 0;

@@ -71,6 +71,13 @@ std::string layout_name(Layout layout)
     }
 }
 
+std::string dims_text(const int64_t (&v)[5])
+{
+    std::string s = "(";
+    for (int d = 0; d < 5; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
+    return s + ")";
+}
+
 std::string arrangement_name(const TileDesc& t)
 {
     if (!t.boxed()) return t.blayout == BLayout::RowMajor ? "ND (row-major)" : "DN (col-major)";

@@ -2,6 +2,7 @@
 // (the interpreter builds them by hand) and the reporting of a failed legality rule.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <pto/engine/descriptor.hpp>
@@ -26,6 +27,7 @@ void report_rule(LegalitySink& sink, const profile::Profile& profile, const char
 // Names for diagnostics.
 std::string location_name(TileType loc);
 std::string layout_name(Layout layout);
+std::string dims_text(const int64_t (&v)[5]);  // a tensor's shape or strides: "(1, 2, 3, 4, 5)"
 std::string arrangement_name(const TileDesc& t);  // e.g. "row-major", "Nz (col-major boxes, row-major inside)"
 std::string profile_name();
 

@@ -65,6 +65,34 @@ void store_accumulator(const dm::GlobalView& view, const TileDesc& src, DType gl
     }
 }
 
+// An accumulator into a convolution layout: the tensor's C0 and unaddressed dimensions
+// (LEGAL_GM_CONV_SHAPE), and the valid region the whole pixels x channels view (RUN_GLOBAL_SHAPE).
+void check_acc_conv_shape(const profile::Profile& profile, const GlobalDesc& dst, const TileDesc& src,
+                          LegalitySink& sink)
+{
+    const std::string layout = dm::layout_name(dst.layout);
+    if (!rules::acc_conv_shape_ok(dst.layout, dst.dtype, dst.shape)) {
+        const std::string c0 = std::to_string(rules::acc_conv_c0(dst.dtype));
+        const std::string expected =
+            dst.layout == Layout::NC1HWC0
+                ? "C0 (dimension 4) of " + c0 + (dst.dtype == DType::F32 ? " or 16" : "") + " " + name_of(dst.dtype) + "s"
+            : dst.layout == Layout::NCDHW ? "D (dimension 2) of extent 1"
+                                          : "dimension 0 of extent 1";
+        dm::report_rule(sink, profile, "LEGAL_GM_CONV_SHAPE", "dst",
+                        "an accumulator store into an " + layout +
+                            " tensor writes 32-byte C0 blocks (64 bytes for i32) and addresses no further dimension",
+                        expected, "shape " + dm::dims_text(dst.shape));
+    }
+    if (!rules::acc_conv_extent_ok(dst.layout, dst.dtype, dst.shape, src.valid_rows, src.valid_cols)) {
+        const auto extent = [&](bool rows) { return rules::acc_conv_extent(dst.layout, dst.dtype, dst.shape, rows); };
+        report(sink, "RUN_GLOBAL_SHAPE", "dst",
+               "an accumulator store into an " + layout + " tensor of shape " + dm::dims_text(dst.shape) +
+                   " writes it whole: one row per pixel, one column per channel",
+               "a valid region of " + std::to_string(extent(true)) + " x " + std::to_string(extent(false)),
+               std::to_string(src.valid_rows) + " x " + std::to_string(src.valid_cols));
+    }
+}
+
 }  // namespace
 
 void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
@@ -104,8 +132,8 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
         if (!rules::acc_store_shape_ok(dst.layout, src.rows, src.cols)) {
             dm::report_rule(sink, profile, "LEGAL_TSTORE_ACC_SHAPE", "src",
                           "an accumulator store into an " + dm::layout_name(dst.layout) +
-                              " tensor takes 1..4095 columns and at most 8192 (ND) or 65535 (NZ, columns a multiple "
-                              "of 16) rows",
+                              " tensor takes 1..4095 columns and at most 8192 (ND) or 65535 (NZ or a convolution "
+                              "layout, columns a multiple of 16) rows",
                           "a supported accumulator shape", std::to_string(src.rows) + " x " + std::to_string(src.cols));
         }
     } else {
@@ -121,12 +149,14 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
                           std::to_string(dtype_bits(dst.dtype)) + "-bit elements");
         }
     }
-    if (!rules::gm_layout_ok(profile, src.loc, dst.layout, src.blayout, src.slayout, src.rows, src.cols, src.dtype)) {
+    if (!rules::gm_store_layout_ok(profile, src.loc, dst.layout, src.blayout, src.slayout, src.rows, src.cols,
+                                   src.dtype)) {
         dm::report_rule(sink, profile, "LEGAL_GM_LAYOUT", "dst",
                       "TSTORE cannot move a " + dm::arrangement_name(src) + " " + dm::location_name(src.loc) +
                           " tile into a " + dm::layout_name(dst.layout) + " global tensor",
                       "a supported layout pair", dm::arrangement_name(src) + " -> " + dm::layout_name(dst.layout));
     }
+    if (src.loc == TileType::Acc && rules::is_acc_conv_layout(dst.layout)) check_acc_conv_shape(profile, dst, src, sink);
     if (src.loc != TileType::Acc && all_known(dst.shape[0], dst.shape[1], dst.shape[2]) &&
         !rules::gm_fractal_conversion_ok(dst.layout, src.blayout, src.slayout, src.fractal_bytes, dst.shape[0],
                                          dst.shape[1], dst.shape[2])) {

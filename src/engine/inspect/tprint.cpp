@@ -2,6 +2,7 @@
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/inspect.hpp>
 #include <pto/numeric/convert.hpp>
+#include <pto/profile/rules_data_movement.hpp>
 #include <pto/profile/rules_inspect.hpp>
 #include <pto/runtime/diagnostic.hpp>
 
@@ -60,7 +61,11 @@ std::string format_tile(const TileDesc& t, PrintFormat format)
 
 std::string format_global(const GlobalDesc& g, PrintFormat format)
 {
-    const data_movement::GlobalView view(g);
+    // A tensor of a convolution layout prints as its ND folding (dimensions 0..3 down, 4 across), not as
+    // the pixels x channels view an accumulator store has of it.
+    GlobalDesc folded = g;
+    if (rules::is_acc_conv_layout(g.layout)) folded.layout = Layout::ND;
+    const data_movement::GlobalView view(folded);
     std::string out = "TPRINT " + extent(view.rows(), view.cols()) + " GM " + std::string(dtype_name(g.dtype)) + "\n";
     return out + rows_text(g.dtype, view.base(), view.rows(), view.cols(), view.rows(), view.cols(), format,
                            [&](int64_t r, int64_t c) { return view.offset(r, c); });

@@ -2,6 +2,11 @@
 
 #include <pto/engine/legality.hpp>
 
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <utility>
+
 namespace pto::as {
 
 namespace {
@@ -19,6 +24,10 @@ std::optional<int64_t> constant_of(const GroupEntry& entry)
     if (!value || !value->is(Attribute::Kind::Integer)) return std::nullopt;
     return value->int_value();
 }
+
+constexpr std::pair<std::string_view, Layout> kConvLayouts[] = {
+    {"nc1hwc0", Layout::NC1HWC0}, {"ndc1hwc0", Layout::NDC1HWC0}, {"nhwc", Layout::NHWC},
+    {"nchw", Layout::NCHW},       {"ncdhw", Layout::NCDHW}};
 
 }  // namespace
 
@@ -45,6 +54,14 @@ Layout view_layout(const Type& type)
 {
     const auto* view = type.dyn_cast<TensorViewType>();
     if (!view) return Layout::ND;
+    // The convolution layouts an accumulator is stored into, by name: `#pto.layout<nc1hwc0>`.
+    const std::size_t open = view->layout.rfind('<'), close = view->layout.find('>', open);
+    if (open != std::string::npos && close != std::string::npos) {
+        std::string name = view->layout.substr(open + 1, close - open - 1);
+        for (char& ch : name) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+        for (const auto& [spelling, layout] : kConvLayouts)
+            if (name == spelling) return layout;
+    }
     if (view->layout.find("dn") != std::string::npos || view->layout.find("DN") != std::string::npos) return Layout::DN;
     if (view->layout.find("nz") != std::string::npos || view->layout.find("NZ") != std::string::npos) return Layout::NZ;
     return Layout::ND;

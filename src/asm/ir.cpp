@@ -19,11 +19,51 @@ std::size_t OperandGroup::operand_count() const
     return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [](const OperandItem& i) { return i.is_operand(); }));
 }
 
+namespace {
+
+bool positional_literal(const OperandGroup& g, const OperandItem& item) { return g.style == GroupStyle::Positional && item.literal; }
+
+}  // namespace
+
+std::size_t Operation::positional_literals() const
+{
+    std::size_t n = 0;
+    for (const OperandGroup& g : input_layout)
+        for (const OperandItem& item : g.items) n += positional_literal(g, item);
+    return n;
+}
+
+std::vector<WrittenInput> Operation::written_inputs() const
+{
+    const std::size_t literals = positional_literals();
+    const bool typed = operand_types.size() == operands.size() + literals;
+    std::vector<WrittenInput> out;
+    std::size_t operand = 0;
+    auto written_type = [&] { return typed ? operand_types[out.size()] : Type{}; };
+    for (const OperandGroup& g : input_layout)
+        for (const OperandItem& item : g.items) {
+            if (positional_literal(g, item)) out.push_back({nullptr, item.value, written_type()});
+            else if (item.is_operand() && operand < operands.size()) out.push_back({operands[operand], 0, operand_type(operand++)});
+        }
+    for (; operand < operands.size() - num_outputs; ++operand) out.push_back({operands[operand], 0, operand_type(operand)});
+    return out;
+}
+
 Type Operation::operand_type(std::size_t i) const
 {
     const Value* v = operands[i];
     if (v && !v->type.is_none()) return v->type;
-    return operand_types.size() == operands.size() ? operand_types[i] : Type{};
+    if (operand_types.size() == operands.size()) return operand_types[i];
+    const std::size_t literals = positional_literals();
+    if (!literals || operand_types.size() != operands.size() + literals) return Type{};
+    // Skip the types of the literals written before operand i.
+    std::size_t operand = 0, skipped = 0;
+    for (const OperandGroup& g : input_layout)
+        for (const OperandItem& item : g.items) {
+            if (positional_literal(g, item)) ++skipped;
+            else if (item.is_operand() && operand++ == i) return operand_types[i + skipped];
+        }
+    return operand_types[i + literals];
 }
 
 std::vector<std::vector<GroupEntry>> Operation::groups(std::string_view keyword) const

@@ -116,6 +116,14 @@ struct OperandGroup {
     friend bool operator==(const OperandGroup&, const OperandGroup&) = default;
 };
 
+// An input as written: an operand, or an integer literal among the positional operands (`pto.pldi %p,
+// 2, "NORM"`) when `value` is null; with its type (for a literal, the one the signature wrote for it).
+struct WrittenInput {
+    const Value* value = nullptr;
+    int64_t literal = 0;
+    Type type;
+};
+
 // One element of an operand group (`shape = [%a, 4]`): an operand, or a literal (or a clause's word)
 // when `value` is null.
 struct GroupEntry {
@@ -139,7 +147,8 @@ public:
     std::vector<OperandGroup> input_layout;
     // Types written in the signature for the operands, in operand order. Usually one per operand;
     // the source may give fewer, which the verifier judges (a partial list after a PTO assembly
-    // destination stays in the order written, since it cannot be matched to operands).
+    // destination stays in the order written, since it cannot be matched to operands). An integer
+    // literal among the positional operands may have its type here too, in its place.
     std::vector<Type> operand_types;
 
     std::vector<std::unique_ptr<Value>> results;
@@ -156,6 +165,10 @@ public:
     // The type operand i is known to have: its value's, else the one written for it when the source
     // wrote one per operand; none otherwise.
     Type operand_type(std::size_t i) const;
+    // The integer literals written among the positional operands (none but where the op table allows them).
+    std::size_t positional_literals() const;
+    // The inputs and those literals in the order written.
+    std::vector<WrittenInput> written_inputs() const;
     Value* result(std::size_t i) const { return i < results.size() ? results[i].get() : nullptr; }
     const Attribute* attribute(std::string_view attr_name) const { return find_attribute(attributes, attr_name); }
     // The entries of the group `keyword` (of the positional group when empty); empty when there is none.

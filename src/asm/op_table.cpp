@@ -210,8 +210,10 @@ struct Table {
             rows.push_back(instruction_row(*def, nullptr));
             for (const engine::Alias& alias : def->aliases) rows.push_back(instruction_row(*def, &alias));
         }
-        for (const VectorOpDef& def : vector_op_definitions())
+        for (const VectorOpDef& def : vector_op_definitions()) {
             rows.push_back(other(def.name, OpClass::Vector, uint8_t(def.operands.size()), uint8_t(def.operands.size()), kAny));
+            rows.back().literal_operands = def.unit == StreamUnit::Immediate;
+        }
         for (const OpInfo& info : rows) (info.cls == OpClass::Tile ? by_mnemonic : by_name).emplace(info.key, &info);
     }
 };

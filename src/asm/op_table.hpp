@@ -44,6 +44,9 @@ struct OpInfo {
     // A micro-instruction's clauses (`nburst`, `sat`, `unit_flag`...) that may follow its positional
     // operands, in the order they must appear; the positional operands are `min_inputs` of them.
     std::span<const std::string_view> clauses;
+    // Whether an integer literal may stand among the positional operands (`pto.pldi %p, 2, "NORM"`);
+    // the operation's reading says where.
+    bool literal_operands = false;
 };
 
 // The row of an operation name as the IR holds it (`pto.tadd`, `arith.addi`, `func.return`); null for

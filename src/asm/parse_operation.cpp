@@ -31,7 +31,8 @@ void normalize_layout(std::vector<OperandGroup>& layout)
     layout.erase(std::remove_if(layout.begin(), layout.end(),
                                 [](const OperandGroup& g) { return g.style == GroupStyle::Positional && g.items.empty(); }),
                  layout.end());
-    if (layout.size() == 1 && layout[0].style == GroupStyle::Positional) layout.clear();
+    if (layout.size() == 1 && layout[0].style == GroupStyle::Positional && layout[0].operand_count() == layout[0].items.size())
+        layout.clear();
 }
 
 bool Parser::parse_operation(Block& block)
@@ -195,7 +196,11 @@ bool Parser::parse_generic(Operation& op, const std::vector<ResultName>& names, 
     }
 
     WrittenOperands written;
-    if (!parse_operand_items(written, /*in_parens=*/false)) return false;
+    const OpInfo* info = find_op(op.name);
+    literal_operands_ = info && info->literal_operands;
+    const bool read = parse_operand_items(written, /*in_parens=*/false);
+    literal_operands_ = false;
+    if (!read) return false;
     if (op.spelling.operands_in_arguments && !expect(TokenKind::RSquare, "']' after the operands")) return false;
     // Tokens after the operands (`pto.vcmp %a, %b, %seed, "lt"`, `pto.ppack %m, "LOWER"`).
     if (at(TokenKind::String) && !written.values.empty() && op.arguments.empty()) {
@@ -464,6 +469,13 @@ bool Parser::parse_operand_items(WrittenOperands& out, bool in_parens)
                 if (!parse_operand_item_list(group, out.values, TokenKind::RSquare)) return false;
             }
             out.layout.push_back(std::move(group));
+        } else if (need_item && literal_operands_ && !in_parens &&
+                   (at(TokenKind::Integer) || (at(TokenKind::Minus) && tok(1).is(TokenKind::Integer)))) {
+            int64_t literal = 0;
+            if (!parse_integer_literal(literal)) return false;
+            if (out.layout.empty() || out.layout.back().style != GroupStyle::Positional)
+                out.layout.push_back(OperandGroup{GroupStyle::Positional, {}, {}});
+            out.layout.back().items.push_back(OperandItem::integer(literal));
         } else if (need_item) {
             return unexpected("an operand");
         } else {

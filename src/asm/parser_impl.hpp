@@ -218,6 +218,8 @@ public:
     std::unordered_map<std::string, Attribute> attribute_aliases_;
     unsigned depth_ = 0;
     bool fatal_ = false;
+    // The operation being read takes integer literals among its positional operands (OpInfo::literal_operands).
+    bool literal_operands_ = false;
     std::string op_name_;  // operation being parsed, named in its diagnostics
 };
 

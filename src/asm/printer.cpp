@@ -997,7 +997,9 @@ private:
             if (is_segment_sizes(a.name) && (segmented || splits_inputs_and_outputs(a.value, op.operands.size())))
                 return false;
         if (op.input_layout.empty()) return true;
-        // A micro-instruction's clauses travel in one property.
+        // A micro-instruction's clauses travel in one property; an integer literal among the positional
+        // operands (`pto.pldi %p, 2`) has no generic spelling.
+        if (op.positional_literals() > 0) return false;
         if (std::all_of(op.input_layout.begin(), op.input_layout.end(),
                         [](const OperandGroup& g) { return g.style == GroupStyle::Clause || g.style == GroupStyle::Positional; }))
             return true;

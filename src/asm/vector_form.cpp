@@ -269,16 +269,18 @@ public:
         form_.def = find_vector_op(op_.name);
         if (!form_.def) return form_;
         const VectorOpDef& def = *form_.def;
-        if (op_.operands.size() != def.operands.size())
+        // Operands and the integer literals among them (pto.pldi / pto.psti's offset), as written.
+        const std::vector<WrittenInput> inputs = op_.written_inputs();
+        if (inputs.size() != def.operands.size())
             return problem("STRUCT_OPERAND_COUNT", "wrong number of operands", std::to_string(def.operands.size()),
-                           std::to_string(op_.operands.size())), form_;
+                           std::to_string(inputs.size())), form_;
         const std::size_t fewest = def.results.size() - std::size_t(def.optional_results);
         if (op_.results.size() > def.results.size() || op_.results.size() < fewest)
             return problem("STRUCT_RESULT_COUNT", "wrong number of results",
                            fewest == def.results.size() ? std::to_string(fewest) : std::to_string(fewest) + " or " + std::to_string(def.results.size()),
                            std::to_string(op_.results.size())), form_;
         std::vector<Type> types;
-        for (std::size_t i = 0; i < op_.operands.size(); ++i) types.push_back(op_.operand_type(i));
+        for (const WrittenInput& in : inputs) types.push_back(in.type);
         for (const auto& r : op_.results) types.push_back(r->type);
         std::vector<VectorArg> kinds(def.operands.begin(), def.operands.end());
         kinds.insert(kinds.end(), def.results.begin(), def.results.begin() + std::ptrdiff_t(op_.results.size()));
@@ -286,8 +288,8 @@ public:
         for (std::size_t i = 0; i < types.size(); ++i) {
             if (types[i].is_none()) continue;
             if (!has_kind(types[i], kinds[i])) {
-                const bool result = i >= op_.operands.size();
-                const std::size_t n = result ? i - op_.operands.size() : i;
+                const bool result = i >= inputs.size();
+                const std::size_t n = result ? i - inputs.size() : i;
                 problem("STRUCT_OPERAND_KIND", std::string(result ? "result " : "operand ") + std::to_string(n) + " has the wrong kind",
                         std::string(arg_name(kinds[i])), to_string(types[i]));
                 continue;

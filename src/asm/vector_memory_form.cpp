@@ -4,6 +4,8 @@
 // pointers, mask widths) ran before.
 #include <string>
 
+#include <pto/profile/rules_vector.hpp>
+
 #include "asm/printer.hpp"
 #include "asm/vector_form.hpp"
 
@@ -99,11 +101,20 @@ private:
         else form_.predicate_dist = *dist;
         const Type mask = store ? op_.operand_type(0) : op_.results[0]->type;
         if (mask.is<MaskType>()) form_.lane_bytes = int(mask.as<MaskType>().lane_bytes);
-        if (form_.def->unit == StreamUnit::Immediate) {
-            const Value* slot = op_.operands[store ? 2 : 1];
-            if (!slot->defining_op || slot->defining_op->name != "arith.constant")
-                problem("LEGAL_PREDICATE_IMMEDIATE", "the offset of an immediate form is a constant", "a value of arith.constant", "a value computed at run time");
-        }
+        if (form_.def->unit == StreamUnit::Immediate) read_immediate(op_.written_inputs()[store ? 2 : 1]);
+    }
+
+    // pto.pldi / pto.psti's offset: an integer literal, or a value of arith.constant, in the encoding's range.
+    void read_immediate(const WrittenInput& offset)
+    {
+        const Attribute* constant = constant_value(offset.value);
+        if (offset.value && !(constant && constant->is(Attribute::Kind::Integer)))
+            return problem("LEGAL_PREDICATE_IMMEDIATE", "the offset of an immediate form is a constant", "an integer literal or a value of arith.constant",
+                           "a value computed at run time");
+        const int64_t slots = constant ? constant->int_value() : offset.literal;
+        if (!rules::predicate_immediate_ok(slots))
+            problem("LEGAL_PREDICATE_IMMEDIATE", "the immediate offset does not fit the instruction",
+                    "0 to " + std::to_string(rules::kPredicateImmediateMax) + " (8-byte units)", std::to_string(slots));
     }
 
     void read_mode()

@@ -176,5 +176,28 @@ TEST(RoundTrip, LeadingTokensBeforeAKeywordGroupPrintWithACommaThatParses)
     }
 }
 
+TEST(RoundTrip, ImmediateOffsetsPrintBackAsWritten)
+{
+    // pto.pldi / pto.psti: an integer literal offset stays a literal (with the type written for it) in
+    // every form, a constant stays an operand; without a distribution token too, which keeps the
+    // operation out of the generic spelling.
+    Module m = parse_clean("func.func @f(%p: !pto.ptr<i64, ub>, %k: i32) {\n  pto.vecscope {\n"
+                           "    %m = pto.pldi %p, 7, \"DS\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n"
+                           "    %n = pto.pldi %p, -0 : !pto.ptr<i64, ub>, index -> !pto.mask<G>\n"
+                           "    pto.psti %m, %p, 12, \"NORM\" : !pto.mask<G>, !pto.ptr<i64, ub>, i32\n"
+                           "    pto.psti %n, %p, %k : !pto.mask<G>, !pto.ptr<i64, ub>, i32\n  }\n  return\n}\n")
+                   .module;
+    for (Form form : {Form::Preserve, Form::SSA, Form::Asm, Form::DPS, Form::Generic}) {
+        const std::string text = print_and_check(m, form);
+        const std::string prefix = form == Form::Asm ? "" : "pto.";
+        // (PTO assembly puts the operand types in parentheses.)
+        EXPECT_NE(text.find(prefix + "pldi %p, 7, \"DS\" : "), std::string::npos) << text;
+        EXPECT_NE(text.find(prefix + "pldi %p, 0 : "), std::string::npos) << text;
+        EXPECT_NE(text.find("!pto.ptr<i64, ub>, index"), std::string::npos) << text;
+        EXPECT_NE(text.find(prefix + "psti %m, %p, 12, \"NORM\" : "), std::string::npos) << text;
+        EXPECT_TRUE(equivalent(m, parse_clean(text).module)) << form_name(form);
+    }
+}
+
 }  // namespace
 }  // namespace pto::as

@@ -35,16 +35,43 @@ TEST(VectorPredicateMemory, LoadsReadTheImageInEachDistribution)
     const std::vector<uint8_t> in = random_bytes(kBytes, 9);
     struct Case { std::string dist; int step_num, step_den; };
     for (const Case& c : std::vector<Case>{{"NORM", 1, 1}, {"US", 1, 2}, {"DS", 2, 1}}) {
-        // Loaded into an open-width mask and stored back as its NORM image; pld at slot 1 (8 bytes).
+        // Loaded into an open-width mask and stored back as its NORM image; pld at slot 1 (8 bytes), pldi
+        // there too with the slot a constant and a literal (stored with psti at slot 8, byte 64).
         const std::string body = kSlot + "    %m = pto.pld %in_i64, %s1, \"" + c.dist + "\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n" +
                                  "    %n = pto.pldi %in_i64, %s1, \"" + c.dist + "\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n" +
+                                 "    %l = pto.pldi %in_i64, 1, \"" + c.dist + "\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n" +
                                  "    pto.psts %m, %out_i64 : !pto.mask<G>, !pto.ptr<i64, ub>\n    %c4 = arith.constant 4 : index\n" +
-                                 "    %o = pto.addptr %out_i64, %c4 : !pto.ptr<i64, ub> -> !pto.ptr<i64, ub>\n    pto.psts %n, %o : !pto.mask<G>, !pto.ptr<i64, ub>\n";
+                                 "    %o = pto.addptr %out_i64, %c4 : !pto.ptr<i64, ub> -> !pto.ptr<i64, ub>\n    pto.psts %n, %o : !pto.mask<G>, !pto.ptr<i64, ub>\n" +
+                                 "    pto.psti %l, %out_i64, 8, \"NORM\" : !pto.mask<G>, !pto.ptr<i64, ub>, i32\n";
         const std::vector<uint8_t> out = run_body(body, in);
         for (int k = 0; k < 256; ++k) {
-            ASSERT_EQ(bit(out.data(), k), bit(in.data() + 8, k * c.step_num / c.step_den)) << c.dist << " bit " << k;
-            ASSERT_EQ(bit(out.data() + 32, k), bit(in.data() + 8, k * c.step_num / c.step_den)) << c.dist << " pldi bit " << k;
+            const bool want = bit(in.data() + 8, k * c.step_num / c.step_den);
+            ASSERT_EQ(bit(out.data(), k), want) << c.dist << " bit " << k;
+            ASSERT_EQ(bit(out.data() + 32, k), want) << c.dist << " pldi bit " << k;
+            ASSERT_EQ(bit(out.data() + 64, k), want) << c.dist << " pldi literal bit " << k;
         }
+    }
+}
+
+// pto.pldi / pto.psti take their offset as an integer literal (the op pages' example) or as a value
+// of arith.constant: both spellings store the same bytes.
+TEST(VectorPredicateMemory, ImmediateOffsetsStoreTheSameAsALiteralOrAConstant)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 22);
+    for (const char* dist : {"NORM", "PK"}) {
+        // A random mask (the NORM image of input bytes 40..71) stored at slot 5 (literal) and slot 9 (constant).
+        const std::string body = "    %m = pto.pldi %in_i64, 5, \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n    %s9 = arith.constant 9 : i32\n"
+                                 "    pto.psti %m, %out_i64, 5, \"" + std::string(dist) + "\" : !pto.mask<G>, !pto.ptr<i64, ub>, i32\n"
+                                 "    pto.psti %m, %out_i64, %s9, \"" + std::string(dist) + "\" : !pto.mask<G>, !pto.ptr<i64, ub>, i32\n";
+        const std::vector<uint8_t> out = run_body(body, in);
+        const bool packed = std::string(dist) == "PK";
+        const int bits = packed ? 128 : 256;
+        for (int k = 0; k < bits; ++k) {
+            const bool want = bit(in.data() + 40, packed ? 2 * k : k);
+            ASSERT_EQ(bit(out.data() + 40, k), want) << dist << " literal bit " << k;
+            ASSERT_EQ(bit(out.data() + 72, k), want) << dist << " constant bit " << k;
+        }
+        if (packed) EXPECT_EQ(out[88], 0xAB);  // PK writes 16 bytes
     }
 }
 
@@ -76,6 +103,21 @@ TEST(VectorPredicateMemory, ModesOffsetsAndAlignmentAreChecked)
     EXPECT_TRUE(has_code(static_codes("    %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n" + kSlot + "    pto.pst %m, %out_i64, %s1, \"US\" : !pto.mask<b32>, !pto.ptr<i64, ub>, i32\n"), "LEGAL_PREDICATE_DIST"));
     EXPECT_TRUE(has_code(static_codes("    %k = arith.index_cast %c1 : index to i32\n    %m = pto.pldi %in_i64, %k, \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n"),
                          "LEGAL_PREDICATE_IMMEDIATE"));
+    // The immediate fits the instruction: 0 to 1023 eight-byte units, written either way; a literal
+    // stands only where an immediate does.
+    for (const std::string offset : {"1024", "-1"}) {
+        EXPECT_TRUE(has_code(static_codes("    %m = pto.pldi %in_i64, " + offset + ", \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n"), "LEGAL_PREDICATE_IMMEDIATE")) << offset;
+        EXPECT_TRUE(has_code(static_codes("    %k = arith.constant " + offset + " : i32\n    %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n"
+                                          "    pto.psti %m, %out_i64, %k, \"NORM\" : !pto.mask<b32>, !pto.ptr<i64, ub>, i32\n"), "LEGAL_PREDICATE_IMMEDIATE")) << offset;
+    }
+    EXPECT_TRUE(static_codes("    %m = pto.pldi %in_i64, 1023, \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n").empty());
+    EXPECT_TRUE(has_code(static_codes("    %m = pto.pldi %in_i64, 2, \"NORM\" : !pto.ptr<i64, ub>, f32 -> !pto.mask<G>\n"), "STRUCT_OPERAND_KIND"));
+    for (const char* op : {"    %m = pto.pld %in_i64, 2, \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n",
+                           "    %m = pto.pldi 2, %in_i64, \"NORM\" : i32, !pto.ptr<i64, ub> -> !pto.mask<G>\n"}) {
+        const ParseResult parsed = parse(program(op), "literal.pto");
+        ASSERT_FALSE(parsed.ok()) << op;
+        EXPECT_EQ(parsed.diagnostics.front().code, "PARSE_UNEXPECTED_TOKEN") << op;
+    }
     EXPECT_TRUE(has_code(run_codes("    %c4 = arith.constant 1 : index\n    %p = pto.addptr %in_i32, %c4 : !pto.ptr<i32, ub> -> !pto.ptr<i32, ub>\n"
                                    "    %m = pto.plds %p : !pto.ptr<i32, ub> -> !pto.mask<G>\n", in), "RUN_POINTER_ALIGN"));
     EXPECT_TRUE(has_code(run_codes("    %far = arith.constant 100000000 : i32\n    %m = pto.pld %in_i64, %far, \"NORM\" : !pto.ptr<i64, ub>, i32 -> !pto.mask<G>\n", in), "RUN_POINTER_RANGE"));

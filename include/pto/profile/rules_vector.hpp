@@ -74,6 +74,12 @@ constexpr bool buffer_id_ok(int64_t id) { return id >= 0 && id < kBufferSlots; }
 // Rule LEGAL_MEM_BAR_TYPE: the orderings pto.mem_bar has.
 constexpr bool mem_bar_type_ok(std::string_view type) { return type == "VV_ALL" || type == "VST_VLD" || type == "VLD_VST"; }
 
+// Rule LEGAL_PREDICATE_IMMEDIATE: pto.pldi / pto.psti encode their offset (in 8-byte units) in the
+// instruction: 0 to 1023, a5's range (the pages give a2a3 0 to 255 and leave the CPU simulation's to
+// the implementation; every profile runs the a5 surface).
+inline constexpr int64_t kPredicateImmediateMax = 1023;
+constexpr bool predicate_immediate_ok(int64_t slots) { return slots >= 0 && slots <= kPredicateImmediateMax; }
+
 // ---- SFU and DSA operations ----
 
 // Rule LEGAL_VECTOR_DTYPE (pto.vmull): the widening multiply takes 32-bit integer lanes.

@@ -185,10 +185,12 @@ void Lowerer::lower_vector_memory(const Operation& op, const VectorForm& form, B
             const std::size_t first = store ? 1 : 0;
             const PointerInfo p = pointer_of(first);
             const int64_t bytes = vec::predicate_footprint(form.predicate_dist);
-            return add([=, dist = form.predicate_dist, mask = store ? in[0] : -1, ptr = in[first],
-                        slot_at = def.unit == StreamUnit::None ? -1 : in[first + 1], d = store ? -1 : out[0]](Frame& f) {
+            // The offset in 8-byte units: a slot, or pto.pldi / pto.psti's integer literal (none: 0).
+            const WrittenInput offset = def.unit == StreamUnit::None ? WrittenInput{} : op.written_inputs()[first + 1];
+            return add([=, dist = form.predicate_dist, mask = store ? in[0] : -1, ptr = in[first], slot_at = offset.value ? slot(offset.value) : -1,
+                        literal = offset.literal, d = store ? -1 : out[0]](Frame& f) {
                 const char* operand = store ? "destination" : "source";
-                const int64_t at = slot_at < 0 ? f.slots[ptr].i : moved(f.slots[ptr].i, f.slots[slot_at].i, 8);
+                const int64_t at = moved(f.slots[ptr].i, slot_at < 0 ? literal : f.slots[slot_at].i, 8);
                 require_aligned(at, 8, operand, kPredicateUnits);
                 std::byte* ub = on_chip_address(f, *p.memory, at, bytes, operand);
                 if (store) vec::predicate_store(dist, any_mask_of(f.slots[mask], lanes), ub);

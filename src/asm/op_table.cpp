@@ -211,7 +211,8 @@ struct Table {
             for (const engine::Alias& alias : def->aliases) rows.push_back(instruction_row(*def, &alias));
         }
         for (const VectorOpDef& def : vector_op_definitions()) {
-            rows.push_back(other(def.name, OpClass::Vector, uint8_t(def.operands.size()), uint8_t(def.operands.size()), kAny));
+            const std::size_t most = std::max(def.operands.size(), def.pointer_form.size());
+            rows.push_back(other(def.name, OpClass::Vector, uint8_t(def.operands.size()), uint8_t(most), kAny));
             rows.back().literal_operands = def.unit == StreamUnit::Immediate;
         }
         for (const OpInfo& info : rows) (info.cls == OpClass::Tile ? by_mnemonic : by_name).emplace(info.key, &info);

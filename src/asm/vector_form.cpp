@@ -74,6 +74,8 @@ constexpr VectorArg kUnalignedLoadOperands[] = {Pointer, Align};
 constexpr VectorArg kUnalignedLoadResults[] = {VReg, Align, Pointer};
 constexpr VectorArg kVstuOperands[] = {Align, Index, VReg, Pointer};
 constexpr VectorArg kVstusOperands[] = {Align, Scalar, VReg, Pointer};
+constexpr VectorArg kVstuPointerOperands[] = {Align, Pointer, VReg, Pointer, Index};
+constexpr VectorArg kVstusPointerOperands[] = {Align, Pointer, VReg, Pointer, Scalar};
 constexpr VectorArg kVsturOperands[] = {Align, VReg, Pointer};
 constexpr VectorArg kFlushIndexOperands[] = {Align, Pointer, Index};
 constexpr VectorArg kFlushScalarOperands[] = {Align, Pointer, Scalar};
@@ -209,8 +211,10 @@ constexpr VectorOpDef kDefinitions[] = {
     memory("pto.init_align", VectorFamily::AlignInit, {}, kAlignResult),
     memory("pto.vldas", VectorFamily::LoadPrime, kPointerOperand, kAlignResult),
     memory("pto.vldus", VectorFamily::UnalignedLoad, kUnalignedLoadOperands, kUnalignedLoadResults, StreamUnit::None, 1),
-    memory("pto.vstu", VectorFamily::UnalignedStore, kVstuOperands, kAlignIndexResults, StreamUnit::Elements),
-    memory("pto.vstus", VectorFamily::UnalignedStore, kVstusOperands, kAlignPointerResults, StreamUnit::Count, 1),
+    {.name = "pto.vstu", .family = VectorFamily::UnalignedStore, .operands = kVstuOperands, .results = kAlignIndexResults,
+     .unit = StreamUnit::Elements, .pointer_form = kVstuPointerOperands},
+    {.name = "pto.vstus", .family = VectorFamily::UnalignedStore, .operands = kVstusOperands, .results = kAlignPointerResults,
+     .unit = StreamUnit::Count, .optional_results = 1, .pointer_form = kVstusPointerOperands},
     memory("pto.vstur", VectorFamily::UnalignedStore, kVsturOperands, kAlignResult),
     memory("pto.vsta", VectorFamily::StreamFlush, kFlushIndexOperands, {}, StreamUnit::Elements),
     memory("pto.vstas", VectorFamily::StreamFlush, kFlushScalarOperands, {}, StreamUnit::Bytes),
@@ -271,19 +275,23 @@ public:
         const VectorOpDef& def = *form_.def;
         // Operands and the integer literals among them (pto.pldi / pto.psti's offset), as written.
         const std::vector<WrittenInput> inputs = op_.written_inputs();
-        if (inputs.size() != def.operands.size())
-            return problem("STRUCT_OPERAND_COUNT", "wrong number of operands", std::to_string(def.operands.size()),
+        form_.pointer_state = !def.pointer_form.empty() && inputs.size() == def.pointer_form.size();
+        const std::span<const VectorArg> operands = form_.pointer_state ? def.pointer_form : def.operands;
+        const std::span<const VectorArg> results = form_.pointer_state ? std::span<const VectorArg>(kAlignPointerResults) : def.results;
+        if (inputs.size() != operands.size())
+            return problem("STRUCT_OPERAND_COUNT", "wrong number of operands",
+                           std::to_string(def.operands.size()) + (def.pointer_form.empty() ? "" : " or " + std::to_string(def.pointer_form.size())),
                            std::to_string(inputs.size())), form_;
-        const std::size_t fewest = def.results.size() - std::size_t(def.optional_results);
-        if (op_.results.size() > def.results.size() || op_.results.size() < fewest)
+        const std::size_t fewest = results.size() - std::size_t(def.optional_results);
+        if (op_.results.size() > results.size() || op_.results.size() < fewest)
             return problem("STRUCT_RESULT_COUNT", "wrong number of results",
-                           fewest == def.results.size() ? std::to_string(fewest) : std::to_string(fewest) + " or " + std::to_string(def.results.size()),
+                           fewest == results.size() ? std::to_string(fewest) : std::to_string(fewest) + " or " + std::to_string(results.size()),
                            std::to_string(op_.results.size())), form_;
         std::vector<Type> types;
         for (const WrittenInput& in : inputs) types.push_back(in.type);
         for (const auto& r : op_.results) types.push_back(r->type);
-        std::vector<VectorArg> kinds(def.operands.begin(), def.operands.end());
-        kinds.insert(kinds.end(), def.results.begin(), def.results.begin() + std::ptrdiff_t(op_.results.size()));
+        std::vector<VectorArg> kinds(operands.begin(), operands.end());
+        kinds.insert(kinds.end(), results.begin(), results.begin() + std::ptrdiff_t(op_.results.size()));
         const Type* vreg = nullptr;
         for (std::size_t i = 0; i < types.size(); ++i) {
             if (types[i].is_none()) continue;

@@ -71,7 +71,8 @@ enum class VectorFamily : uint8_t {
     AlignInit,       // pto.init_align
     LoadPrime,       // pto.vldas %ptr
     UnalignedLoad,   // pto.vldus %ptr, %align -> register, align[, ptr]
-    UnalignedStore,  // pto.vstu %align, %offset, %value, %ptr, "MODE"; pto.vstus, pto.vstur (def.stream says which)
+    UnalignedStore,  // pto.vstu %align, %offset, %value, %ptr, "MODE"; pto.vstus, pto.vstur (def.unit says which);
+                     // Form A: pto.vstu %align, %base, %value, %dest, %mode; pto.vstus %align, %base, %value, %dest, %count
     StreamFlush,     // pto.vsta %align, %ptr[%offset]; pto.vstas %align, %ptr, %bytes; pto.vstar %align, %ptr
 };
 
@@ -110,6 +111,9 @@ struct VectorOpDef {
     int optional_results = 0;            // trailing results the text may leave out (vldus's base, vstus's)
     bool masked = false;                 // Gather: vgather2_bc (a mask, not a lane count)
     engine::vector::ConvertingOp converting = {};  // ConvertingFused
+    // UnalignedStore: the operands of the overview's Form A (the stream's position a pointer, updated;
+    // its results an align state and that pointer), when the operation has one.
+    std::span<const VectorArg> pointer_form = {};
 };
 
 std::span<const VectorOpDef> vector_op_definitions();
@@ -135,6 +139,7 @@ struct VectorForm {
     engine::vector::StrideMode stride{};       // StridedLoad, StridedStore
     engine::vector::PredicateDist predicate_dist{};  // PredicateLoad, PredicateStore
     bool post_update = true;                // UnalignedStore: POST_UPDATE (the default) or NO_POST_UPDATE
+    bool pointer_state = false;             // UnalignedStore: written in Form A (VectorOpDef::pointer_form)
 };
 
 struct VectorProblem {

@@ -120,13 +120,35 @@ private:
     void read_mode()
     {
         const std::string name = token("mode");
+        const bool vstu = form_.def->unit == StreamUnit::Elements;
+        if (form_.pointer_state) {
+            const Type base = op_.operand_type(1), dest = op_.operand_type(3);
+            if (!base.is_none() && !dest.is_none() && !(base == dest))
+                problem("STRUCT_OPERAND_KIND", "the stream's position and its destination point to one element type", to_string(dest), to_string(base));
+            if (vstu) return read_mode_operand(name);
+        }
         if (name.empty()) {
-            if (form_.def->unit == StreamUnit::Elements) problem("LEGAL_VSTU_MODE", "pto.vstu states its post-update mode", "\"POST_UPDATE\" or \"NO_POST_UPDATE\"", "none");
+            if (vstu) problem("LEGAL_VSTU_MODE", "pto.vstu states its post-update mode", "\"POST_UPDATE\" or \"NO_POST_UPDATE\"", "none");
             return;
         }
         if (name != "POST_UPDATE" && name != "NO_POST_UPDATE")
             return problem("LEGAL_VSTU_MODE", "unknown post-update mode", "\"POST_UPDATE\" or \"NO_POST_UPDATE\"", name);
         form_.post_update = name == "POST_UPDATE";
+    }
+
+    // Form A of pto.vstu takes its post-update mode as an index operand: a constant, 1 for
+    // POST_UPDATE, 0 for NO_POST_UPDATE (fixed before the run, as the offset form's token is), and no
+    // mode token besides.
+    void read_mode_operand(const std::string& token_written)
+    {
+        if (!token_written.empty())
+            return problem("LEGAL_VSTU_MODE", "pto.vstu with two pointers takes its mode as its last operand", "no mode token", token_written);
+        const Attribute* mode = constant_value(op_.operands[4]);
+        if (!mode || !mode->is(Attribute::Kind::Integer) || !rules::vstu_mode_ok(mode->int_value()))
+            return problem("LEGAL_VSTU_MODE", "the post-update mode operand is a constant",
+                           "an arith.constant 1 (POST_UPDATE) or 0 (NO_POST_UPDATE)",
+                           mode && mode->is(Attribute::Kind::Integer) ? std::to_string(mode->int_value()) : "a value computed at run time");
+        form_.post_update = mode->int_value() == 1;
     }
 
     const Operation& op_;

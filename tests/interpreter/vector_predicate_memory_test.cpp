@@ -175,6 +175,95 @@ TEST(VectorAlignStream, CountedAndRegisterFormsAppendToTheStream)
     EXPECT_EQ(run_body(body, in), want);
 }
 
+// The overview's Form A: the stream's position is a pointer (%base, updated into the second result)
+// next to the buffer's (%dest); vstu's mode is a constant operand (1 POST_UPDATE, 0 NO_POST_UPDATE),
+// vstus's count an operand. Each streams the same bytes as the offset form.
+const std::string kFormA = "!pto.align, " + kPtr + ", " + kReg + ", " + kPtr;
+
+std::string two_registers_from(int element)
+{
+    return "    %a = pto.vlds %in_f32[%c0] : " + kPtr + " -> " + kReg + "\n    %b = pto.vlds %in_f32[%c64] : " + kPtr + " -> " + kReg +
+           "\n    %e = arith.constant " + std::to_string(element) + " : index\n    %p0 = pto.addptr %out_f32, %e : " + kPtr + " -> " + kPtr +
+           "\n    %post = arith.constant 1 : index\n    %nopost = arith.constant 0 : index\n    %s0 = pto.init_align : !pto.align\n";
+}
+
+// Two stores chained from %s0, `%s1, %r1 = pto.<first>` and `%s2, %r2 = pto.<second>`, typed `types`; then `flush`.
+std::string chain(const std::string& first, const std::string& second, const std::string& types, const std::string& flush)
+{
+    return "    %s1, %r1 = pto." + first + " : " + types + "\n    %s2, %r2 = pto." + second + " : " + types + "\n    pto." + flush + "\n";
+}
+
+TEST(VectorAlignStream, TwoPointerFormsStreamAsTheOffsetForms)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 14);
+    const std::string flush = "vstar %s2, %r2 : !pto.align, " + kPtr;
+    const std::string vstu_a = two_registers_from(3) + chain("vstu %s0, %p0, %a, %out_f32, %post", "vstu %s1, %r1, %b, %out_f32, %post",
+                                                             kFormA + ", index -> !pto.align, " + kPtr, flush);
+    const std::string vstu_b = two_registers_from(3) + chain("vstu %s0, %e, %a, %out_f32, \"POST_UPDATE\"", "vstu %s1, %r1, %b, %out_f32, \"POST_UPDATE\"",
+                                                             "!pto.align, index, " + kReg + ", " + kPtr + " -> !pto.align, index",
+                                                             "vsta %s2, %out_f32[%r2] : !pto.align, " + kPtr + ", index");
+    std::vector<uint8_t> want(kBytes, 0xAB);
+    std::memcpy(want.data() + 12, in.data(), 512);
+    EXPECT_EQ(run_body(vstu_a, in), want);
+    EXPECT_EQ(run_body(vstu_b, in), want);
+
+    // NO_POST_UPDATE gives %base back: the flush goes where the register ended.
+    const std::string no_post = two_registers_from(3) +
+                                "    %s1, %p1 = pto.vstu %s0, %p0, %a, %out_f32, %nopost : " + kFormA + ", index -> !pto.align, " + kPtr + "\n"
+                                "    %q = pto.addptr %p1, %c64 : " + kPtr + " -> " + kPtr + "\n    pto.vstar %s1, %q : !pto.align, " + kPtr + "\n";
+    std::vector<uint8_t> one(kBytes, 0xAB);
+    std::memcpy(one.data() + 12, in.data(), 256);
+    EXPECT_EQ(run_body(no_post, in), one);
+
+    // vstus: 5 elements then 7 from element 1, the pointer advanced by each count.
+    const std::string counts = "    %n5 = arith.constant 5 : i32\n    %n7 = arith.constant 7 : i32\n";
+    const std::string vstus_a = two_registers_from(1) + counts + chain("vstus %s0, %p0, %a, %out_f32, %n5", "vstus %s1, %r1, %b, %out_f32, %n7",
+                                                                       kFormA + ", i32 -> !pto.align, " + kPtr, flush);
+    const std::string vstus_b = two_registers_from(1) + counts + chain("vstus %s0, %n5, %a, %p0", "vstus %s1, %n7, %b, %r1",
+                                                                       "!pto.align, i32, " + kReg + ", " + kPtr + " -> !pto.align, " + kPtr, flush);
+    std::vector<uint8_t> counted(kBytes, 0xAB);
+    std::memcpy(counted.data() + 4, in.data(), 20);
+    std::memcpy(counted.data() + 24, in.data() + 256, 28);
+    EXPECT_EQ(run_body(vstus_a, in), counted);
+    EXPECT_EQ(run_body(vstus_b, in), counted);
+    // vstus takes the offset form's optional mode token: NO_POST_UPDATE gives %base back.
+    const std::string vstus_no_post = two_registers_from(1) + counts +
+                                      "    %s1, %p1 = pto.vstus %s0, %p0, %a, %out_f32, %n5, \"NO_POST_UPDATE\" : " + kFormA + ", i32 -> !pto.align, " + kPtr + "\n"
+                                      "    %c5 = arith.constant 5 : index\n    %q = pto.addptr %p1, %c5 : " + kPtr + " -> " + kPtr + "\n"
+                                      "    pto.vstar %s1, %q : !pto.align, " + kPtr + "\n";
+    std::vector<uint8_t> five(kBytes, 0xAB);
+    std::memcpy(five.data() + 4, in.data(), 20);
+    EXPECT_EQ(run_body(vstus_no_post, in), five);
+}
+
+TEST(VectorAlignStream, TwoPointerFormsAreChecked)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 16);
+    const std::string head = two_registers_from(3);
+    auto vstu = [&](const std::string& mode, const std::string& before = "", const std::string& base = "%p0", const std::string& dest = "%out_f32") {
+        return head + before + "    %s1, %p1 = pto.vstu %s0, " + base + ", %a, " + dest + ", " + mode + " : " + kFormA + ", index -> !pto.align, " + kPtr + "\n";
+    };
+    EXPECT_TRUE(static_codes(vstu("%post")).empty());
+    EXPECT_TRUE(has_code(static_codes(vstu("%two", "    %two = arith.constant 2 : index\n")), "LEGAL_VSTU_MODE"));
+    EXPECT_TRUE(has_code(static_codes(vstu("%m", "    %m = arith.addi %post, %nopost : index\n")), "LEGAL_VSTU_MODE"));
+    EXPECT_TRUE(has_code(static_codes(head + "    %s1, %p1 = pto.vstu %s0, %p0, %a, %out_f32, %post, \"POST_UPDATE\" : " + kFormA + ", index -> !pto.align, " + kPtr + "\n"),
+                         "LEGAL_VSTU_MODE"));
+    // The two pointers point to one element type; the updated result is the pointer.
+    EXPECT_TRUE(has_code(static_codes(head +
+                                      "    %s1, %p1 = pto.vstu %s0, %p0, %a, %out_i32, %post : !pto.align, " + kPtr + ", " + kReg + ", !pto.ptr<i32, ub>, index -> !pto.align, " + kPtr + "\n"),
+                         "STRUCT_OPERAND_KIND"));
+    EXPECT_TRUE(has_code(static_codes(head + "    %s1, %o1 = pto.vstu %s0, %p0, %a, %out_f32, %post : " + kFormA + ", index -> !pto.align, index\n"),
+                         "STRUCT_OPERAND_KIND"));
+    // A stream standing before the buffer it writes (the pointers swapped).
+    EXPECT_TRUE(has_code(run_codes(vstu("%post", "", "%out_f32", "%p0"), in), "RUN_POINTER_RANGE"));
+    // Storing again at a base NO_POST_UPDATE left does not continue the stream.
+    EXPECT_TRUE(has_code(run_codes(head + "    %s1, %p1 = pto.vstu %s0, %p0, %a, %out_f32, %nopost : " + kFormA + ", index -> !pto.align, " + kPtr + "\n"
+                                          "    %s2, %p2 = pto.vstu %s1, %p1, %b, %out_f32, %post : " + kFormA + ", index -> !pto.align, " + kPtr + "\n", in),
+                         "RUN_ALIGN_STREAM"));
+    EXPECT_TRUE(has_code(run_codes(head + "    %n = arith.constant 65 : i32\n    %s1 = pto.vstus %s0, %p0, %a, %out_f32, %n : " + kFormA + ", i32 -> !pto.align\n", in),
+                         "RUN_STREAM_COUNT"));
+}
+
 TEST(VectorAlignStream, UnalignedLoadsReadFromTheirAddressAndAdvance)
 {
     const std::vector<uint8_t> in = random_bytes(kBytes, 10);

@@ -80,6 +80,10 @@ constexpr bool mem_bar_type_ok(std::string_view type) { return type == "VV_ALL" 
 inline constexpr int64_t kPredicateImmediateMax = 1023;
 constexpr bool predicate_immediate_ok(int64_t slots) { return slots >= 0 && slots <= kPredicateImmediateMax; }
 
+// Rule LEGAL_VSTU_MODE (the overview's Form A of pto.vstu, its mode an index operand): 1 for
+// POST_UPDATE, 0 for NO_POST_UPDATE.
+constexpr bool vstu_mode_ok(int64_t mode) { return mode == 0 || mode == 1; }
+
 // ---- SFU and DSA operations ----
 
 // Rule LEGAL_VECTOR_DTYPE (pto.vmull): the widening multiply takes 32-bit integer lanes.

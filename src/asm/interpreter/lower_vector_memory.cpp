@@ -238,15 +238,23 @@ void Lowerer::lower_vector_memory(const Operation& op, const VectorForm& form, B
         }
         case VectorFamily::UnalignedStore: {
             // vstu: the register at %ptr + %offset elements, the next offset after it; vstus: its first
-            // %count elements (of the pointer's type) at %ptr; vstur: the register at %ptr.
+            // %count elements (of the pointer's type) at %ptr; vstur: the register at %ptr. Form A
+            // (pointer_state): the stream stands at %base, which the store advances; %dest, the buffer
+            // it writes, must not lie after it.
             const StreamUnit unit = def.unit;
+            const bool pointer_state = form.pointer_state;
+            const bool offset_state = unit == StreamUnit::Elements && !pointer_state;  // vstu's index form
             const PointerInfo p = pointer_of(unit == StreamUnit::None ? 2 : 3);
             const int64_t element = p.element_bytes();
             const int value = unit == StreamUnit::None ? in[1] : in[2];
-            return add([=, post = form.post_update, align = in[0], amount = unit == StreamUnit::None ? -1 : in[1], ptr = in.back(),
+            const int amount = unit == StreamUnit::None || (pointer_state && unit == StreamUnit::Elements) ? -1 : pointer_state ? in[4] : in[1];
+            return add([=, post = form.post_update, align = in[0], ptr = pointer_state ? in[1] : in.back(), dest = pointer_state ? in[3] : -1,
                         align_out = out[0], next = out.size() > 1 ? out[1] : -1](Frame& f) {
                 int64_t at = f.slots[ptr].i, bytes = vec::kRegisterBytes;
-                if (unit == StreamUnit::Elements) at = moved(at, f.slots[amount].i, element);
+                if (dest >= 0 && at < f.slots[dest].i)
+                    runtime::fail({"RUN_POINTER_RANGE", "", "base", "the stream stands before the buffer it writes",
+                                   "a position at or after %dest (byte " + std::to_string(f.slots[dest].i) + ")", "byte " + std::to_string(at), ""});
+                if (offset_state) at = moved(at, f.slots[amount].i, element);
                 if (unit == StreamUnit::Count) {
                     const int64_t n = f.slots[amount].i;
                     if (n < 0 || n * element > vec::kRegisterBytes)
@@ -260,7 +268,7 @@ void Lowerer::lower_vector_memory(const Operation& op, const VectorForm& form, B
                 commit_bytes(f, *p.memory, c);
                 set_align(f.slots[align_out], state);
                 if (next < 0) return;
-                if (unit == StreamUnit::Elements) f.slots[next].i = f.slots[amount].i + (post ? vec::kRegisterBytes / element : 0);
+                if (offset_state) f.slots[next].i = f.slots[amount].i + (post ? vec::kRegisterBytes / element : 0);
                 else advanced(f, p, ptr, next, post ? bytes : 0, 1);
             });
         }

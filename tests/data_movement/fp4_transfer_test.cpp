@@ -14,6 +14,7 @@
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
 #include "support/asm_arguments.hpp"
+#include "support/element_bits.hpp"
 #include "support/test_support.hpp"
 
 using namespace pto;
@@ -21,8 +22,11 @@ using namespace pto::test;
 
 namespace {
 
-// Value i of a packed buffer, written here rather than taken from the library.
-unsigned nibble(const std::vector<uint8_t>& bytes, int i) { return (bytes[size_t(i / 2)] >> (i % 2 * 4)) & 0xFu; }
+// Value i of a packed buffer.
+unsigned nibble(const std::vector<uint8_t>& bytes, int i)
+{
+    return unsigned(element_at(reinterpret_cast<const std::byte*>(bytes.data()), i, 4));
+}
 
 std::vector<uint8_t> random_packed(int values, std::mt19937& rng)
 {

@@ -3,6 +3,7 @@
 // the engine), plus small helpers for random operands and diagnostics.
 #pragma once
 
+#include "support/element_bits.hpp"
 #include "support/test_support.hpp"
 
 #include <pto/pto-inst.hpp>
@@ -203,25 +204,8 @@ inline std::vector<std::byte> random_bytes(size_t n, std::mt19937& rng)
     return out;
 }
 
-// The bits of element `index` of `base`, elements `bits` wide (a 4-bit one is a nibble, the even
-// element in the low one).
-inline uint64_t element_at(const std::byte* base, int64_t index, int bits)
-{
-    if (bits == 4) return (std::to_integer<uint64_t>(base[index / 2]) >> (index % 2 * 4)) & 0xFu;
-    uint64_t v = 0;
-    std::memcpy(&v, base + index * (bits / 8), static_cast<size_t>(bits / 8));
-    return v;
-}
-
-inline void set_element(std::byte* base, int64_t index, int bits, uint64_t value)
-{
-    if (bits == 4) {
-        const unsigned shift = unsigned(index % 2 * 4);
-        base[index / 2] = std::byte((std::to_integer<unsigned>(base[index / 2]) & ~(0xFu << shift)) | (value & 0xFu) << shift);
-        return;
-    }
-    std::memcpy(base + index * (bits / 8), &value, static_cast<size_t>(bits / 8));
-}
+using pto::test::element_at;
+using pto::test::set_element;
 
 using pto::test::diagnostic_of;
 using pto::test::mentions;

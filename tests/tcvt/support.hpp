@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/element_bits.hpp"
 #include "support/test_support.hpp"
 
 namespace cvttest {
@@ -59,24 +60,8 @@ inline std::vector<std::pair<DType, DType>> allowed_pairs(Target target)
 
 // --- elements as bit patterns ------------------------------------------------------------------------
 
-inline uint64_t element_at(const std::byte* base, int64_t index, int bits)
-{
-    if (bits == 4) return (static_cast<unsigned>(base[index / 2]) >> (index % 2 * 4)) & 0xFu;
-    uint64_t v = 0;
-    std::memcpy(&v, base + index * bits / 8, static_cast<std::size_t>(bits / 8));
-    return v;
-}
-
-inline void set_element(std::byte* base, int64_t index, int bits, uint64_t v)
-{
-    if (bits == 4) {
-        const unsigned shift = index % 2 * 4;
-        std::byte& b = base[index / 2];
-        b = static_cast<std::byte>((static_cast<unsigned>(b) & ~(0xFu << shift)) | (unsigned(v) & 0xFu) << shift);
-        return;
-    }
-    std::memcpy(base + index * bits / 8, &v, static_cast<std::size_t>(bits / 8));
-}
+using pto::test::element_at;
+using pto::test::set_element;
 
 inline uint64_t element_at(const TileDesc& t, int r, int c) { return element_at(t.data, t.offset(r, c), bits_of(t.dtype)); }
 

@@ -615,8 +615,8 @@ constexpr bool tinsert_location_ok(const profile::Profile& p, TileType src, Tile
 // whole-byte types (the 4-bit fp4 and int4 types only to themselves).
 constexpr bool window_dtype_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, DType src, DType dst)
 {
-    const auto single = [](DType t) { return t != DType::I4 && t != DType::F4E2M1x2 && t != DType::F4E1M2x2; };
-    if (p.target == profile::Target::Cpu && (src == dst || (single(src) && single(dst)))) return true;
+    const auto whole_byte = [](DType t) { return dtype_bits(t) >= 8; };
+    if (p.target == profile::Target::Cpu && (src == dst || (whole_byte(src) && whole_byte(dst)))) return true;
     return tmov_dtype_ok(p, src_loc, dst_loc, src, dst);
 }
 

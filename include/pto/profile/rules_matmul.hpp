@@ -84,8 +84,9 @@ constexpr bool matmul_mx_scale_ok(TileType loc, TileType expected, engine::DType
     return loc == expected && t == engine::DType::F8E8M0;
 }
 
-// The values one MX scale covers.
+// The values one MX scale covers, and the scales k values take.
 inline constexpr int kMxGroup = 32;
+constexpr int64_t mx_groups(int64_t k) { return (k + kMxGroup - 1) / kMxGroup; }
 
 // The MX scale buffers mirror L0A / L0B at a sixteenth of the address: a Left or Right operand's scales
 // lie in ScaleLeft / ScaleRight at its byte offset shifted right by this (the public SHIFT_MX_ADDR).

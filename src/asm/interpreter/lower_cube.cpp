@@ -280,7 +280,7 @@ void lower_mad(const Operation& op, const CubeForm& form, const CubeOperands& o,
         }
         std::optional<engine::TileDesc> a_scale, b_scale;
         if (mx) {
-            const int64_t groups = (k + rules::kMxGroup - 1) / rules::kMxGroup;
+            const int64_t groups = rules::mx_groups(k);
             a_scale = mx_scales(pto::TileType::Left, f.slots[lhs.slot].i, m, groups, "lhs scales");
             b_scale = mx_scales(pto::TileType::Right, f.slots[rhs.slot].i, groups, nn, "rhs scales");
         }
@@ -472,8 +472,8 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
         return add([=](Frame& f) {
             runtime::InstructionScope scope(name.c_str());
             const int64_t first = count_of(f, rows_slot, 1, left ? "m" : "k"), second = count_of(f, cols_slot, 1, left ? "k" : "n");
-            const int64_t rows = left ? first : (first + rules::kMxGroup - 1) / rules::kMxGroup;
-            const int64_t cols = left ? (second + rules::kMxGroup - 1) / rules::kMxGroup : second;
+            const int64_t rows = left ? first : rules::mx_groups(first);
+            const int64_t cols = left ? rules::mx_groups(second) : second;
             const engine::TileDesc into = mx_scales(left ? pto::TileType::Left : pto::TileType::Right, f.slots[dst.slot].i, rows, cols, "dst scales");
             engine::TileDesc image = into;
             image.loc = pto::TileType::Mat;

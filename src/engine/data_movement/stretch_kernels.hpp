@@ -64,6 +64,20 @@ struct CopyNibbles {
     }
 };
 
+// Calls fn.template operator()<Kernel>() with the kernel that moves elements of `bits` (4, 8, 16, 32
+// or 64) unchanged: the bit-copying moves of TLOAD, TSTORE and TMOV.
+template <typename Fn>
+void with_copy_kernel(int bits, Fn&& fn)
+{
+    switch (bits) {
+        case 4: return fn.template operator()<CopyNibbles>();
+        case 8: return fn.template operator()<CopyBits<uint8_t>>();
+        case 16: return fn.template operator()<CopyBits<uint16_t>>();
+        case 32: return fn.template operator()<CopyBits<uint32_t>>();
+        default: return fn.template operator()<CopyBits<uint64_t>>();
+    }
+}
+
 // One element of type S as type D: negatives clamped to zero first under Relu, then converted (the
 // numeric types round to nearest, ties to even).
 template <typename S, typename D, bool Relu>

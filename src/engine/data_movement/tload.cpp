@@ -150,13 +150,7 @@ void load(const TileDesc& dst, const GlobalDesc& src)
 
     const dm::GlobalView view(folded);
     dm::note_global_region(view, dst.valid_rows, dst.valid_cols, dtype_bits(folded.dtype), false);
-    switch (dst.element_bits()) {
-        case 4: load_region<dm::CopyNibbles>(dst, view); break;
-        case 8: load_region<dm::CopyBits<uint8_t>>(dst, view); break;
-        case 16: load_region<dm::CopyBits<uint16_t>>(dst, view); break;
-        case 32: load_region<dm::CopyBits<uint32_t>>(dst, view); break;
-        default: load_region<dm::CopyBits<uint64_t>>(dst, view); break;
-    }
+    dm::with_copy_kernel(dst.element_bits(), [&]<typename Kernel>() { load_region<Kernel>(dst, view); });
 
     if (pads) {
         mark_written(dst, dst.rows, dst.cols);

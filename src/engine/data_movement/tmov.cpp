@@ -121,13 +121,7 @@ void move_bits(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w
         std::memmove(dst.data, src.data, size_t(src.bytes()));
         return;
     }
-    switch (dst.element_bits()) {
-        case 4: return move<dm::CopyNibbles>(dst, src, w);
-        case 8: return move<dm::CopyBits<uint8_t>>(dst, src, w);
-        case 16: return move<dm::CopyBits<uint16_t>>(dst, src, w);
-        case 32: return move<dm::CopyBits<uint32_t>>(dst, src, w);
-        default: return move<dm::CopyBits<uint64_t>>(dst, src, w);
-    }
+    dm::with_copy_kernel(dst.element_bits(), [&]<typename Kernel>() { move<Kernel>(dst, src, w); });
 }
 
 }  // namespace

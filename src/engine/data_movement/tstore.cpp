@@ -39,13 +39,7 @@ void store_plain(const dm::GlobalView& view, const TileDesc& src, DType global, 
         if (global == DType::F32) return store_region<dm::AccumulateElements<float, float, false>>(view, src);
         return store_region<dm::AccumulateElements<int32_t, int32_t, false>>(view, src);
     }
-    switch (src.element_bits()) {
-        case 4: return store_region<dm::CopyNibbles>(view, src);
-        case 8: return store_region<dm::CopyBits<uint8_t>>(view, src);
-        case 16: return store_region<dm::CopyBits<uint16_t>>(view, src);
-        case 32: return store_region<dm::CopyBits<uint32_t>>(view, src);
-        default: return store_region<dm::CopyBits<uint64_t>>(view, src);
-    }
+    dm::with_copy_kernel(src.element_bits(), [&]<typename Kernel>() { store_region<Kernel>(view, src); });
 }
 
 // Acc tiles: f32 -> f32 / f16 / bf16, i32 -> i32, negatives clamped to zero first with ReLU.

@@ -26,7 +26,7 @@ Decoded decode_table(DType t)
     Decoded d{};
     std::array<uint8_t, 256> encodings;
     const bool nibbles = dtype_bits(t) == 4;  // 16 encodings, two to a byte
-    for (int i = 0; i < 256; ++i) encodings[size_t(i)] = uint8_t(nibbles ? (2 * i & 0xF) | (2 * i + 1 & 0xF) << 4 : i);
+    for (int i = 0; i < 256; ++i) encodings[size_t(i)] = uint8_t(nibbles ? ((2 * i) & 0xF) | ((2 * i + 1) & 0xF) << 4 : i);
     numeric::convert(DType::F32, d.value.data(), t, encodings.data(), nibbles ? 16 : 256, RoundMode::CAST_NONE,
                      SaturationMode::OFF);
     return d;

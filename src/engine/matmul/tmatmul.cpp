@@ -109,7 +109,7 @@ void check_tmatmul(const profile::Profile& p, const MatmulOperands& o, LegalityS
         report(sink, "RUN_VALID_SHAPE", "bias", "a bias value for each result column",
                "at least " + std::to_string(e.n) + " columns", std::to_string(bias->valid_cols));
     if (!mx) return;
-    const int groups = (e.k + rules::kMxGroup - 1) / rules::kMxGroup;
+    const int groups = int(rules::mx_groups(e.k));
     if (all_known(a_scale->valid_rows, a_scale->valid_cols) && (a_scale->valid_rows < e.m || a_scale->valid_cols < groups))
         report(sink, "RUN_VALID_SHAPE", "a_scale", "a scale for every 32 values of each row of a",
                "at least " + extent_of(e.m, groups), extent_of(a_scale->valid_rows, a_scale->valid_cols));
@@ -124,15 +124,14 @@ namespace {
 // the f32 kernel.
 void tmatmul_mx(const MatmulOperands& o, const Extents& e)
 {
-    const int values = e.k;
-    const int groups = (values + rules::kMxGroup - 1) / rules::kMxGroup;
+    const int groups = int(rules::mx_groups(e.k));
     require_written(*o.a_scale, e.m, groups, "a_scale");
     require_written(*o.b_scale, groups, e.n, "b_scale");
-    const matmul::Words a = matmul::scaled_left_panel(o.a, *o.a_scale, e.m, values);
-    const matmul::Words b = matmul::scaled_right_panel(o.b, *o.b_scale, values, e.n);
+    const matmul::Words a = matmul::scaled_left_panel(o.a, *o.a_scale, e.m, e.k);
+    const matmul::Words b = matmul::scaled_right_panel(o.b, *o.b_scale, e.k, e.n);
     const matmul::Words init = matmul::initial_panel(o, e.m, e.n, DType::F32);
     const matmul::Panel<uint32_t> c = matmul::result_panel(o.c, e.m, e.n);
-    matmul::gemm_f32(e.m, e.n, values, as<const float>(a), as<const float>(b), as<const float>(init), as<float>(c));
+    matmul::gemm_f32(e.m, e.n, e.k, as<const float>(a), as<const float>(b), as<const float>(init), as<float>(c));
     matmul::finish_result(c, o.c, e.m, e.n);
     mark_written(o.c);
 }

@@ -10,12 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "asm/interpreter/interpreter.hpp"
-#include "asm/parser.hpp"
-#include "asm/verifier.hpp"
 #include "support/asm_arguments.hpp"
 #include "support/element_bits.hpp"
 #include "support/test_support.hpp"
+#include "support/text_program.hpp"
 
 using namespace pto;
 using namespace pto::test;
@@ -145,14 +143,10 @@ TEST(Fp4TransferText, CopiesAnOddWindow)
   return
 }
 )";
-    const as::ParseResult parsed = as::parse(program, "fp4.pto");
-    ASSERT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].format());
-    const auto found = as::verify(parsed.module, profile::Target::A5);
-    ASSERT_TRUE(found.empty()) << found[0].format();
     std::mt19937 rng(5);
     std::vector<uint8_t> x = random_packed(3 * 64, rng), y(x.size(), 0);
-    const as::RunResult r = as::run(parsed.module, {argument("x", x), argument("y", y)}, {});
-    ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].format());
+    const as::RunResult r = run_verified(program, "fp4.pto", {argument("x", x), argument("y", y)});
+    ASSERT_TRUE(r.ok()) << first_diagnostic(r);
     for (int row = 0; row < 3; ++row)
         for (int c = 0; c < 64; ++c) {
             const int i = row * 64 + c;

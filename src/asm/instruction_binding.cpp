@@ -19,6 +19,7 @@ std::string_view kind_name(Kind k)
         case Kind::View: return "view";
         case Kind::Scalar: return "scalar";
         case Kind::TileOrScalar: return "tile or scalar";
+        case Kind::ConvTile: return "convolution tile";
     }
     return "?";
 }
@@ -91,6 +92,7 @@ bool fits_operand_kind(const Type& t, engine::OperandKind k)
         case Kind::View: return t.is<TensorViewType>() || t.is<PtrType>();
         case Kind::Scalar: return t.is_scalar();
         case Kind::TileOrScalar: return t.is<TileType>() || t.is_scalar();
+        case Kind::ConvTile: return t.is<ConvTileType>();
     }
     return false;
 }
@@ -128,7 +130,12 @@ std::optional<InstructionBinding> bind_instruction(const Operation& op, const Op
         int32_t value = info.alias && info.alias->attribute == i ? info.alias->value : spec.default_value;
         if (const Attribute* a = find_attribute(op, spec)) {
             if (spec.values.empty()) {
-                value = int32_t(a->int_value());
+                if (!a->is(Attribute::Kind::Integer) || a->int_value() < spec.min || a->int_value() > spec.max)
+                    problems.push_back({codes::kAttributeValue, "attribute " + std::string(spec.keys[0]) + " is an integer in its range",
+                                        "an integer from " + std::to_string(spec.min) + " to " + std::to_string(spec.max),
+                                        a->is(Attribute::Kind::Integer) ? std::to_string(a->int_value()) : attribute_value_text(*a)});
+                else
+                    value = int32_t(a->int_value());
             } else {
                 const std::string written = attribute_value_text(*a);
                 const auto it = std::find_if(spec.values.begin(), spec.values.end(),

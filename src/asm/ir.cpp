@@ -155,7 +155,8 @@ bool is_tile_instruction(std::string_view op_name)
     std::string_view mnemonic = op_name.substr(4);
     if (mnemonic.empty() || has_fixed_spelling(op_name)) return false;
     return mnemonic[0] == 't' || mnemonic.substr(0, 7) == "mgather" || mnemonic.substr(0, 8) == "mscatter" ||
-           mnemonic == "settf32mode" || mnemonic == "sethf32mode";
+           mnemonic == "settf32mode" || mnemonic == "sethf32mode" || mnemonic == "setfmatrix" ||
+           mnemonic == "set_img2col_padding" || mnemonic == "set_img2col_rpt";
 }
 
 bool has_fixed_spelling(std::string_view op_name)

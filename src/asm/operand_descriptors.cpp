@@ -25,10 +25,6 @@ std::optional<int64_t> constant_of(const GroupEntry& entry)
     return value->int_value();
 }
 
-constexpr std::pair<std::string_view, Layout> kConvLayouts[] = {
-    {"nc1hwc0", Layout::NC1HWC0}, {"ndc1hwc0", Layout::NDC1HWC0}, {"nhwc", Layout::NHWC},
-    {"nchw", Layout::NCHW},       {"ncdhw", Layout::NCDHW}};
-
 }  // namespace
 
 std::optional<engine::TileDesc> tile_descriptor(const Type& type)
@@ -50,18 +46,28 @@ std::optional<engine::TileDesc> tile_descriptor(const Type& type)
     return d;
 }
 
+std::optional<engine::ConvTileDesc> conv_tile_descriptor(const Type& type)
+{
+    const auto* t = type.dyn_cast<ConvTileType>();
+    const auto dtype = type.element_dtype();
+    if (!t || !dtype || t->shape.empty() || t->shape.size() > std::size_t(engine::ConvTileDesc::kMaxDims)) return std::nullopt;
+    engine::ConvTileDesc d;
+    d.dtype = *dtype;
+    d.loc = t->loc;
+    d.layout = t->kind;
+    d.dims = int(t->shape.size());
+    for (int k = 0; k < d.dims; ++k) d.shape[k] = t->shape[std::size_t(k)];
+    d.buffer_bytes = d.elements() * engine::dtype_bits(d.dtype) / 8;
+    return d;
+}
+
 Layout view_layout(const Type& type)
 {
     const auto* view = type.dyn_cast<TensorViewType>();
     if (!view) return Layout::ND;
-    // The convolution layouts an accumulator is stored into, by name: `#pto.layout<nc1hwc0>`.
-    const std::size_t open = view->layout.rfind('<'), close = view->layout.find('>', open);
-    if (open != std::string::npos && close != std::string::npos) {
-        std::string name = view->layout.substr(open + 1, close - open - 1);
-        for (char& ch : name) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-        for (const auto& [spelling, layout] : kConvLayouts)
-            if (name == spelling) return layout;
-    }
+    // The convolution layouts, by name: `#pto.layout<nc1hwc0>`.
+    if (view->layout.find('<') != std::string::npos)
+        if (const auto conv = conv_layout_from_name(view->layout)) return *conv;
     if (view->layout.find("dn") != std::string::npos || view->layout.find("DN") != std::string::npos) return Layout::DN;
     if (view->layout.find("nz") != std::string::npos || view->layout.find("NZ") != std::string::npos) return Layout::NZ;
     return Layout::ND;

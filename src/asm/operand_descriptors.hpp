@@ -16,6 +16,10 @@ namespace pto::as {
 // tile or its element type has no engine equivalent.
 std::optional<engine::TileDesc> tile_descriptor(const Type& type);
 
+// A convolution tile type's descriptor (no storage; buffer_bytes its dense size). Empty when `type` is not a
+// `!pto.conv_tile_buf` or its element type has no engine equivalent.
+std::optional<engine::ConvTileDesc> conv_tile_descriptor(const Type& type);
+
 // The layout a tensor view type names (ND when it names none).
 Layout view_layout(const Type& type);
 

@@ -128,6 +128,7 @@ bool Parser::parse_pto_type(const Token& token, Type& out)
     if (name == "pto.mask") return parse_mask_body(token, out);
     if (name == "pto.tile_buf") return parse_body(token, [&] { return parse_tile_body(true, out); });
     if (name == "pto.tile") return parse_body(token, [&] { return parse_tile_body(false, out); });
+    if (name == "pto.conv_tile_buf") return parse_conv_tile_body(token, out);
     std::size_t dot = name.find('.');
     std::string dialect = dot == std::string::npos ? name : name.substr(0, dot);
     std::string rest = dot == std::string::npos ? std::string() : name.substr(dot + 1);
@@ -170,6 +171,48 @@ bool Parser::parse_view_body(const Token& token, bool partition, Type& out)
             while (!at(TokenKind::EndOfFile)) take();
         }
         out = std::move(view);
+        return true;
+    });
+}
+
+// !pto.conv_tile_buf<loc, 1x2x6x6x16xf16, layout>: a location, 1 to 6 static dimensions and the element
+// type, and a convolution layout (bare or `#pto.layout<...>`)
+bool Parser::parse_conv_tile_body(const Token& token, Type& out)
+{
+    return parse_body(token, [&] {
+        ConvTileType conv;
+        if (!at(TokenKind::BareIdentifier)) return unexpected("a tile location such as mat");
+        const Token loc = take();
+        const auto where = tile_loc_from_name(loc.spelling);
+        if (!where)
+            return error(codes::kBadType, loc.loc, "unknown tile location " + loc.describe(), "vec, mat, left, right, acc, ...",
+                         loc.describe());
+        conv.loc = *where;
+        conv.loc_camel_case = is_camel_case_keyword(loc.spelling);
+        if (!expect(TokenKind::Comma, "','")) return false;
+        const SourceLocation shape_loc = tok().loc;
+        Type element;
+        if (!parse_shape(conv.shape, &element, nullptr)) return false;
+        conv.element = std::make_shared<const Type>(std::move(element));
+        if (conv.shape.empty() || conv.shape.size() > 6)
+            return error(codes::kBadType, shape_loc, "a convolution tile has 1 to 6 dimensions", "1 to 6",
+                         std::to_string(conv.shape.size()));
+        for (int64_t d : conv.shape)
+            if (d <= 0)
+                return error(codes::kBadType, shape_loc, "a convolution tile's dimensions are static and at least 1",
+                             "extents >= 1", d == kDynamic ? "?" : std::to_string(d));
+        if (!expect(TokenKind::Comma, "',' and a convolution layout")) return false;
+        if (at(TokenKind::EndOfFile)) return unexpected("a convolution layout");
+        const SourceLocation layout_loc = tok().loc;
+        conv.layout = std::string(trim(token.body.substr(tok().offset)));
+        while (!at(TokenKind::EndOfFile)) take();
+        const auto kind = conv_layout_from_name(conv.layout);
+        if (!kind)
+            return error(codes::kBadType, layout_loc, "unknown convolution layout `" + conv.layout + "`",
+                         "nc1hwc0, ndc1hwc0, nhwc, nchw, ncdhw, gnc1hwc0, gnchw, fractal_z, fractal_z_s16s8 or fractal_z_3d",
+                         conv.layout);
+        conv.kind = *kind;
+        out = std::move(conv);
         return true;
     });
 }

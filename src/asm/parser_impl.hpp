@@ -195,6 +195,7 @@ public:
     bool parse_vreg_body(const Token& token, Type& out);
     bool parse_mask_body(const Token& token, Type& out);
     bool parse_tile_body(bool buffer, Type& out);
+    bool parse_conv_tile_body(const Token& token, Type& out);
     // `16x128xf32`, `?x?`: `element` null forbids an element type; otherwise one is read, and
     // required unless `element_required` is false.
     bool parse_shape(std::vector<int64_t>& dims, Type* element, DynamicMarker* marker, bool element_required = true);

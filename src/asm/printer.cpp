@@ -142,6 +142,11 @@ void append_type(std::string& out, const Type& type)
                 out += ">";
             } else if constexpr (std::is_same_v<T, TileType>) {
                 append_tile(out, t);
+            } else if constexpr (std::is_same_v<T, ConvTileType>) {
+                out += "!pto.conv_tile_buf<" + std::string(tile_loc_name(t.loc, t.loc_camel_case)) + ", ";
+                for (int64_t d : t.shape) out += std::to_string(d) + "x";
+                if (t.element) append_type(out, *t.element);
+                out += ", " + t.layout + ">";
             } else if constexpr (std::is_same_v<T, VRegType>) {
                 out += "!pto.vreg<" + std::to_string(t.lanes) + "x";
                 if (t.element) append_type(out, *t.element);

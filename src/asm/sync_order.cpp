@@ -14,6 +14,7 @@
 
 #include "asm/diagnostics.hpp"
 #include "asm/op_table.hpp"
+#include "asm/operand_descriptors.hpp"
 
 namespace pto::as {
 
@@ -209,7 +210,7 @@ std::optional<uint64_t> constant_address(const Operation& alloc)
 
 std::optional<Storage> storage_of(const Value* v, const Type& type)
 {
-    const bool tile = type.is<TileType>();
+    const bool tile = type.is<TileType>() || type.is<ConvTileType>();
     if (!v || (!tile && !type.is<TensorViewType>() && !type.is<PtrType>())) return std::nullopt;
     Storage s;
     s.root = root_of(v);
@@ -225,11 +226,19 @@ std::optional<Storage> storage_of(const Value* v, const Type& type)
                                    uint64_t(engine::dtype_bits(*dtype)) / 8;
             s.end = std::max(s.begin, s.begin + bytes);  // an address past any memory must not wrap around
         }
+    const auto* conv = s.root->type.dyn_cast<ConvTileType>();
+    if (conv && def && def->name == "pto.alloc_tile")
+        if (const auto addr = constant_address(*def); addr && conv_tile_descriptor(s.root->type)) {
+            s.memory = conv->loc;
+            s.begin = *addr;
+            s.end = std::max(s.begin, s.begin + uint64_t(conv_tile_descriptor(s.root->type)->buffer_bytes));
+        }
     return s;
 }
 
 pto::TileType location_of(const Type& type)
 {
+    if (const auto* c = type.dyn_cast<ConvTileType>()) return c->loc;
     const auto* t = type.dyn_cast<TileType>();
     return t && t->loc ? *t->loc : pto::TileType::Vec;
 }
@@ -350,7 +359,10 @@ private:
 
     void instruction(const Operation& op, engine::Instr instr, State& s)
     {
-        if (instr == engine::Instr::TASSIGN) return;
+        // TASSIGN binds an address; the img2col configuration instructions read the tile's type, not its data.
+        if (instr == engine::Instr::TASSIGN || instr == engine::Instr::SETFMATRIX || instr == engine::Instr::SET_IMG2COL_PADDING ||
+            instr == engine::Instr::SET_IMG2COL_RPT)
+            return;
         struct Touch {
             const Value* value;
             Type type;
@@ -367,7 +379,7 @@ private:
 
         auto first_tile = [&](bool write) {
             for (const Touch& t : touches)
-                if (t.write == write && t.type.is<TileType>()) return location_of(t.type);
+                if (t.write == write && (t.type.is<TileType>() || t.type.is<ConvTileType>())) return location_of(t.type);
             return pto::TileType::Vec;
         };
         const pipe_t pipe = engine::instruction_pipe(instr, first_tile(false), first_tile(true));

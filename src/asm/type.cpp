@@ -1,6 +1,7 @@
 #include "asm/type.hpp"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <utility>
 
@@ -47,6 +48,9 @@ bool same_storage(const Type::Storage& a, const Type::Storage& b, bool exact)
                        same_element(x.element, y.element, exact) && x.layout == y.layout;
             } else if constexpr (std::is_same_v<T, TileType>) {
                 return same_tile(x, y, exact);
+            } else if constexpr (std::is_same_v<T, ConvTileType>) {
+                return x.loc == y.loc && x.shape == y.shape && same_element(x.element, y.element, exact) && x.kind == y.kind &&
+                       (!exact || (x.layout == y.layout && x.loc_camel_case == y.loc_camel_case));
             } else if constexpr (std::is_same_v<T, VRegType>) {
                 return x.lanes == y.lanes && same_element(x.element, y.element, exact);
             } else if constexpr (std::is_same_v<T, MaskType>) {
@@ -172,6 +176,7 @@ std::optional<engine::DType> Type::element_dtype() const
     if (const auto* p = dyn_cast<PtrType>()) element = &p->element;
     if (const auto* v = dyn_cast<TensorViewType>()) element = &v->element;
     if (const auto* t = dyn_cast<TileType>()) element = &t->dtype;
+    if (const auto* c = dyn_cast<ConvTileType>()) element = &c->element;
     if (const auto* r = dyn_cast<VRegType>()) element = &r->element;
     if (element && *element) return (*element)->element_dtype();
     return std::nullopt;
@@ -308,6 +313,23 @@ std::optional<pto::PadValue> pad_from_name(std::string_view name)
     if (name == "1" || name == "zero" || name == "Zero") return pto::PadValue::Zero;
     if (name == "2" || name == "max" || name == "Max") return pto::PadValue::Max;
     if (name == "3" || name == "min" || name == "Min") return pto::PadValue::Min;
+    return std::nullopt;
+}
+
+std::optional<pto::Layout> conv_layout_from_name(std::string_view name)
+{
+    static constexpr std::pair<std::string_view, pto::Layout> kConvLayouts[] = {
+        {"nc1hwc0", pto::Layout::NC1HWC0},     {"ndc1hwc0", pto::Layout::NDC1HWC0},
+        {"nhwc", pto::Layout::NHWC},           {"nchw", pto::Layout::NCHW},
+        {"ncdhw", pto::Layout::NCDHW},         {"gnc1hwc0", pto::Layout::GNC1HWC0},
+        {"gnchw", pto::Layout::GNCHW},         {"fractal_z", pto::Layout::FRACTAL_Z},
+        {"fractal_z_s16s8", pto::Layout::FRACTAL_Z_S16S8}, {"fractal_z_3d", pto::Layout::FRACTAL_Z_3D}};
+    const std::size_t open = name.rfind('<'), close = name.find('>', open);
+    if (open != std::string_view::npos && close != std::string_view::npos) name = name.substr(open + 1, close - open - 1);
+    std::string lower(name);
+    for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    for (const auto& [spelling, layout] : kConvLayouts)
+        if (lower == spelling) return layout;
     return std::nullopt;
 }
 

@@ -100,6 +100,18 @@ struct TileType {
     TileSpelling spelling;
 };
 
+// `!pto.conv_tile_buf<mat, 1x2x6x6x16xf16, nc1hwc0>`: a convolution tile (the C++ `pto::ConvTile`), an
+// N-D array (1 to 6 static dimensions, the last innermost) in an on-chip memory, in a convolution layout.
+// `layout` is the third parameter as written (`nc1hwc0`, `#pto.layout<NC1HWC0>`), `kind` what it names.
+struct ConvTileType {
+    pto::TileType loc = pto::TileType::Mat;
+    std::vector<int64_t> shape;
+    TypeRef element;
+    pto::Layout kind = pto::Layout::NC1HWC0;
+    std::string layout;
+    bool loc_camel_case = false;  // Mat rather than mat
+};
+
 // `!pto.vreg<64xf32>`: a vector register of the vector micro-instructions, `lanes` elements filling
 // its 256 bytes.
 struct VRegType {
@@ -131,7 +143,7 @@ struct OpaqueType {
 class Type {
 public:
     using Storage = std::variant<std::monostate, IndexType, IntegerType, FloatType, PtrType, TensorViewType,
-                                 TileType, VRegType, MaskType, AlignType, OpaqueType>;
+                                 TileType, ConvTileType, VRegType, MaskType, AlignType, OpaqueType>;
 
     Type() = default;  // "no type": a value whose type the source did not state
     Type(IndexType t) : storage_(t) {}
@@ -140,6 +152,7 @@ public:
     Type(PtrType t) : storage_(std::move(t)) {}
     Type(TensorViewType t) : storage_(std::move(t)) {}
     Type(TileType t) : storage_(std::move(t)) {}
+    Type(ConvTileType t) : storage_(std::move(t)) {}
     Type(VRegType t) : storage_(std::move(t)) {}
     Type(MaskType t) : storage_(std::move(t)) {}
     Type(AlignType t) : storage_(t) {}
@@ -196,6 +209,9 @@ std::optional<pto::TileType> tile_loc_from_name(std::string_view name);
 std::optional<pto::BLayout> blayout_from_name(std::string_view name);
 std::optional<pto::SLayout> slayout_from_name(std::string_view name);
 std::optional<pto::PadValue> pad_from_name(std::string_view name);
+// A convolution layout by name, in any case, bare or as `#pto.layout<name>`: nc1hwc0, ndc1hwc0, nhwc,
+// nchw, ncdhw, gnc1hwc0, gnchw, fractal_z, fractal_z_s16s8, fractal_z_3d.
+std::optional<pto::Layout> conv_layout_from_name(std::string_view name);
 bool is_camel_case_keyword(std::string_view name);
 
 }  // namespace pto::as

@@ -260,6 +260,7 @@ private:
         if (info->cls == OpClass::Pointer) verify_pointer(op);
         if (op.name == "pto.alloc_tile") {
             if (op.results.size() != 1) error(codes::kStructResultCount, op, "wrong number of results", "1", std::to_string(op.results.size()));
+            else if (op.results[0]->type.is<ConvTileType>()) verify_conv_tile_type(op, op.results[0]->type);
             else if (!op.results[0]->type.is<TileType>()) error(codes::kOperandKind, op, "result is not a tile", "a tile type", to_string(op.results[0]->type));
             else verify_tile_type(op, op.results[0]->type);
         }
@@ -382,6 +383,22 @@ private:
                   "at most " + std::to_string(capacity) + " bytes of " + std::string(profile::memory_name(f->loc)), std::to_string(bytes) + " bytes");
     }
 
+    // A convolution tile fits its memory (its dense size from address 0) and has an engine element type.
+    void verify_conv_tile_type(const Operation& op, const Type& type)
+    {
+        const auto c = conv_tile_descriptor(type);
+        if (!c) {
+            error(codes::kOperandKind, op, "the convolution tile's element type has no engine equivalent", "an engine element type", to_string(type));
+            return;
+        }
+        const uint64_t bytes = uint64_t(c->buffer_bytes);
+        const uint64_t capacity = profile::capacity_of(profile_, c->loc);
+        if (!rules::tile_address_ok(0, bytes, capacity, profile_.tile_alignment))
+            sink_.error("LEGAL_TILE_ADDRESS", op.loc, "the convolution tile does not fit its memory on " + std::string(profile_.name),
+                        "at most " + std::to_string(capacity) + " bytes of " + std::string(profile::memory_name(c->loc)),
+                        std::to_string(bytes) + " bytes", op.name);
+    }
+
     // The engine's findings on one operation, located at it.
     class FindingsAt final : public engine::LegalitySink {
     public:
@@ -420,9 +437,11 @@ private:
             return v;
         }();
         std::vector<engine::TileDesc> tiles;
+        std::vector<engine::ConvTileDesc> convs;
         std::vector<engine::GlobalDesc> views;
         std::vector<engine::ScalarValue> scalars;
         tiles.reserve(values.size());
+        convs.reserve(values.size());
         views.reserve(values.size());
         scalars.reserve(values.size());
         auto describe = [&](const Value* value, const Type& type, engine::CallOperand& operand) {
@@ -430,6 +449,10 @@ private:
                 const auto t = tile_descriptor(type);
                 if (!t) return false;
                 operand.tile = &tiles.emplace_back(*t);
+            } else if (type.is<ConvTileType>()) {
+                const auto t = conv_tile_descriptor(type);
+                if (!t) return false;
+                operand.conv = &convs.emplace_back(*t);
             } else if (fits_operand_kind(type, engine::OperandKind::View)) {
                 const auto v = view_operand_descriptor(value, type);
                 if (!v) return false;

@@ -22,7 +22,8 @@
 
 namespace pto::engine {
 
-enum class OperandKind : uint8_t { Tile, View, Scalar, TileOrScalar };
+// ConvTile: a convolution tile (pto::ConvTile in C++, `!pto.conv_tile_buf` in text).
+enum class OperandKind : uint8_t { Tile, View, Scalar, TileOrScalar, ConvTile };
 
 struct OperandSpec {
     const char* name;  // as diagnostics name the operand: "src0", "indices"
@@ -46,6 +47,7 @@ struct AttributeSpec {
     std::span<const std::string_view> keys;   // every key the text may use; the first is canonical
     std::span<const AttributeValue> values;   // empty: an integer attribute
     int32_t default_value = 0;
+    int32_t min = INT32_MIN, max = INT32_MAX;  // an integer attribute's range
 };
 
 // A scalar operand: its value as the program computed it (an integer or a float), or unknown when the
@@ -59,12 +61,13 @@ struct ScalarValue {
     double as_double() const { return is_float ? f : double(i); }
 };
 
-// One operand of a call: a tile (mutable: TASSIGN binds it), a global view, or a scalar; an optional
-// source left out has none of them.
+// One operand of a call: a tile (mutable: TASSIGN binds it), a global view, a scalar or a convolution
+// tile; an optional source left out has none of them.
 struct CallOperand {
     TileDesc* tile = nullptr;
     const GlobalDesc* view = nullptr;
     const ScalarValue* scalar = nullptr;
+    const ConvTileDesc* conv = nullptr;
 };
 
 // The operands of one execution (or one verification) of an instruction, in the order of its form.

@@ -42,13 +42,12 @@ struct PipeRule {
     }
 };
 
-// Every tile instruction, and the C++-only TIMG2COL (MTE1: L1 to L0A); nothing for other scopes.
+// Every tile instruction; nothing for other scopes.
 std::optional<PipeRule> pipe_rule(std::string_view name)
 {
     static const auto* table = [] {
         auto* m = new std::unordered_map<std::string_view, PipeRule>;
         for (std::size_t i = 0; i < engine::kInstrNames.size(); ++i) m->emplace(engine::kInstrNames[i], PipeRule{engine::Instr(i)});
-        m->emplace("TIMG2COL", PipeRule{std::nullopt, PIPE_MTE1});
         return m;
     }();
     const auto it = table->find(name);

@@ -12,6 +12,7 @@
 #include <pto/common/type.hpp>
 #include <pto/engine/descriptor.hpp>
 #include <pto/engine/dtype_of.hpp>
+#include <pto/engine/ops/img2col.hpp>
 #include <pto/runtime/memory.hpp>
 
 namespace pto {
@@ -125,13 +126,13 @@ struct ConvTile {
     bool GetTranspose() const { return img2col_.transpose; }
     void SetTranspose(bool v) { img2col_.transpose = v; }
 
-    // The img2col configuration as the engine takes it; an 8-bit pad value fills both bytes of the
-    // padding register, as SET_IMG2COL_PADDING loads it.
+    // The img2col configuration as the engine takes it, the pad value as the padding register holds it.
     engine::Img2colConfig img2col_config() const
     {
         engine::Img2colConfig c = img2col_;
-        std::memcpy(&c.pad_value_bits, &pad_value_, sizeof(DType));
-        if constexpr (sizeof(DType) == 1) c.pad_value_bits |= c.pad_value_bits << 8;
+        uint64_t bits = 0;
+        std::memcpy(&bits, &pad_value_, sizeof(DType));
+        c.pad_value_bits = engine::padding_register_bits(bits, int(sizeof(DType)));
         return c;
     }
 

@@ -26,6 +26,7 @@ struct Slot {
     };
     engine::TileDesc tile;
     engine::GlobalDesc view;
+    engine::ConvTileDesc conv;  // a `!pto.conv_tile_buf`
     std::shared_ptr<engine::vector::Register> reg;
     std::shared_ptr<const engine::vector::AlignState> align;  // `!pto.align` values, never written in place
     Slot() : i(0) {}

@@ -124,6 +124,29 @@ void Lowerer::lower_view(const Operation& op, Body& body)
         });
     }
 
+    if (op.name == "pto.alloc_tile" && result_type(op, 0).is<ConvTileType>()) {
+        // A convolution tile: static dimensions, so no valid shape; an address is TASSIGN.
+        const auto proto = conv_tile_descriptor(result_type(op, 0));
+        if (!proto) fail(op, codes::kBadOperand, "convolution tile element type has no engine equivalent");
+        if (!group(op, "valid_row").empty() || !group(op, "valid_col").empty())
+            fail(op, codes::kBadOperand, "a convolution tile has no valid shape", "no valid_row or valid_col", "one");
+        const std::vector<GroupItem> addr = group(op, "addr");
+        const int site = new_site();
+        const int d = define(op.results.at(0).get());
+        return add([=, proto = *proto](Frame& f) {
+            engine::ConvTileDesc t = proto;
+            const uint64_t bytes = uint64_t(t.buffer_bytes);
+            if (!addr.empty()) {
+                t.data = runtime::tile_address(t.loc, uint64_t(item_value(f, addr[0])), bytes);
+            } else {
+                auto& storage = f.storage[site];
+                if (!storage) storage = runtime::allocate_auto(t.loc, bytes);
+                t.data = storage.get();
+            }
+            f.slots[d].conv = t;
+        });
+    }
+
     if (op.name == "pto.alloc_tile") {
         const engine::TileDesc proto = tile_prototype(op, result_type(op, 0));
         const std::vector<GroupItem> addr = group(op, "addr");

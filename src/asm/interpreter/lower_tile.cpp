@@ -63,7 +63,8 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
         for (std::size_t i = 0; i < slots.size(); ++i) {
             const Type& t = types[i];
             out[i].slot = slots[i];
-            out[i].kind = t.is<TileType>() ? engine::OperandKind::Tile
+            out[i].kind = t.is<TileType>()                                    ? engine::OperandKind::Tile
+                          : t.is<ConvTileType>()                              ? engine::OperandKind::ConvTile
                           : fits_operand_kind(t, engine::OperandKind::View) ? engine::OperandKind::View
                                                                               : engine::OperandKind::Scalar;
             out[i].is_float = t.is_scalar() && scalar_kind(t).is_float;
@@ -95,6 +96,7 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
                                       switch (o.kind) {
                                           case engine::OperandKind::Tile: operand.tile = &s.tile; break;
                                           case engine::OperandKind::View: operand.view = &s.view; break;
+                                          case engine::OperandKind::ConvTile: operand.conv = &s.conv; break;
                                           default:
                                               scalars[first + i] = {o.is_float ? 0 : s.i, o.is_float ? s.f : 0, o.is_float, true};
                                               operand.scalar = &scalars[first + i];

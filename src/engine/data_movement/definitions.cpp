@@ -30,12 +30,16 @@ void run_tassign(const Call& call)
 constexpr OperandSpec kView[] = {{"src", OperandKind::View}};
 constexpr OperandSpec kViewDst[] = {{"dst", OperandKind::View}};
 constexpr Form kTloadForms[] = {{kView, kTileDst}};
+// TLOAD and TSTORE also move a convolution tile (no atomics, no ReLU, no quantization).
+constexpr OperandSpec kConvDst[] = {{"dst", OperandKind::ConvTile}};
+constexpr OperandSpec kConvSrc[] = {{"src", OperandKind::ConvTile}};
+constexpr Form kTloadConvForms[] = {{kView, kTileDst}, {kView, kConvDst}};
 // The quantizing forms out of an accumulator take a pre-quant scalar (TSTORE, TMOV) or a table (TMOV_FP);
 // TMOV's form with a second tile is the ZZ exponent repack, whose tmp it is.
 constexpr OperandSpec kSourceAndPreQuant[] = {{"src", OperandKind::Tile}, {"pre_quant_scalar", OperandKind::Scalar}};
 constexpr OperandSpec kSourceAndTmp[] = {{"src", OperandKind::Tile}, {"tmp", OperandKind::Tile}};
 constexpr OperandSpec kSourceAndTable[] = {{"src", OperandKind::Tile}, {"fp", OperandKind::Tile}};
-constexpr Form kTstoreForms[] = {{kTileSrc, kViewDst}, {kSourceAndPreQuant, kViewDst}};
+constexpr Form kTstoreForms[] = {{kTileSrc, kViewDst}, {kSourceAndPreQuant, kViewDst}, {kConvSrc, kViewDst}};
 constexpr Form kTstoreFpForms[] = {{kSourceAndTable, kViewDst}};
 enum MoveForm : std::size_t { kPlainMove, kQuantizingMove, kZzRepack };
 constexpr Form kTmovForms[] = {{kTileSrc, kTileDst}, {kSourceAndPreQuant, kTileDst}, {kSourceAndTmp, kTileDst}};
@@ -213,6 +217,14 @@ std::optional<AccQuantization> store_quantization(const Call& c)
 
 void check_tstore_call(const profile::Profile& p, const Call& c, LegalitySink& sink)
 {
+    if (const ConvTileDesc* conv = c.sources[0].conv) {
+        check_conv_transfer(p, *conv, *c.destinations[0].view, false, sink);
+        if (c.attribute<AtomicType>(kAtomic) != AtomicType::AtomicNone)
+            report(sink, "LEGAL_TSTORE_ATOMIC", "dst", "a convolution tile store does not accumulate", "atomic none", "an atomic store");
+        if (c.attribute<ReluPreMode>(kStoreRelu) != ReluPreMode::NoRelu)
+            report(sink, "LEGAL_TSTORE_RELU", "src", "ReLU applies to an accumulator's store, not a convolution tile's", "no relu", "relu");
+        return;
+    }
     const std::optional<AccQuantization> quant = store_quantization(c);
     check_tstore(p, *c.destinations[0].view, c.src(0), c.attribute<AtomicType>(kAtomic), sink, quant ? &*quant : nullptr,
                  c.attribute<ReluPreMode>(kStoreRelu));
@@ -221,6 +233,11 @@ void check_tstore_call(const profile::Profile& p, const Call& c, LegalitySink& s
 void run_tstore_call(const Call& c)
 {
     const GlobalDesc& dst = *c.destinations[0].view;
+    if (const ConvTileDesc* conv = c.sources[0].conv) {
+        StopAtFirstFinding stop;
+        check_tstore_call(runtime::active_profile(), c, stop);
+        return tstore(dst, *conv);
+    }
     const auto atomic = c.attribute<AtomicType>(kAtomic);
     const auto relu = c.attribute<ReluPreMode>(kStoreRelu);
     if (const std::optional<AccQuantization> quant = store_quantization(c)) return tstore(dst, c.src(0), *quant, relu, atomic);
@@ -241,10 +258,16 @@ constexpr InstrDef definitions::TASSIGN{
 constexpr InstrDef definitions::TLOAD{
     .id = Instr::TLOAD,
     .mnemonic = "TLOAD",
-    .forms = kTloadForms,
+    .forms = kTloadConvForms,
     .pipe = [](TileType, TileType) { return PIPE_MTE2; },
-    .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) { check_tload(p, c.dst(), *c.sources[0].view, sink); },
-    .run = [](const Call& c) { tload(c.dst(), *c.sources[0].view); },
+    .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
+        if (const ConvTileDesc* conv = c.destinations[0].conv) return check_conv_transfer(p, *conv, *c.sources[0].view, true, sink);
+        check_tload(p, c.dst(), *c.sources[0].view, sink);
+    },
+    .run = [](const Call& c) {
+        if (const ConvTileDesc* conv = c.destinations[0].conv) return tload(*conv, *c.sources[0].view);
+        tload(c.dst(), *c.sources[0].view);
+    },
 };
 
 constexpr InstrDef definitions::TPREFETCH{

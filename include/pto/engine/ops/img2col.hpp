@@ -15,6 +15,14 @@ struct Profile;
 
 namespace pto::engine {
 
+// The padding register's bits for a pad value of `element_bytes` bytes whose bits are `bits`: an 8-bit
+// value fills both bytes of the register, as SET_IMG2COL_PADDING loads it.
+constexpr uint32_t padding_register_bits(uint64_t bits, int element_bytes)
+{
+    const auto value = uint32_t(bits);
+    return element_bytes == 1 ? (value & 0xFF) | (value & 0xFF) << 8 : value;
+}
+
 // The manual modes load their bank's register from the tile's configuration; the automatic modes leave
 // it to TIMG2COL, which loads all three itself.
 void set_fmatrix(const Img2colConfig& config, SetFmatrixMode mode);

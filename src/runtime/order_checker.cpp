@@ -33,13 +33,9 @@ thread_local const SourceSites* t_sites = nullptr;
 
 // The pipe of a tracked instruction, from where its first source and first destination live.
 struct PipeRule {
-    std::optional<engine::Instr> instr;  // the definition's rule; none: `fixed`
-    pipe_t fixed = PIPE_V;
+    engine::Instr instr{};
 
-    std::size_t pipe(TileType src, TileType dst) const
-    {
-        return std::size_t(instr ? engine::instruction_pipe(*instr, src, dst) : fixed);
-    }
+    std::size_t pipe(TileType src, TileType dst) const { return std::size_t(engine::instruction_pipe(instr, src, dst)); }
 };
 
 // Every tile instruction; nothing for other scopes.

@@ -26,24 +26,15 @@ using profile::Target;
 
 namespace {
 
+// The PTO-AS name of element type T.
 template <typename T>
-struct Names;
-template <>
-struct Names<float> {
-    static constexpr const char* type = "f32";
-};
-template <>
-struct Names<half> {
-    static constexpr const char* type = "f16";
-};
-template <>
-struct Names<int8_t> {
-    static constexpr const char* type = "i8";
-};
-template <>
-struct Names<int32_t> {
-    static constexpr const char* type = "i32";
-};
+constexpr const char* type_name()
+{
+    if constexpr (std::is_same_v<T, float>) return "f32";
+    else if constexpr (std::is_same_v<T, half>) return "f16";
+    else if constexpr (std::is_same_v<T, int8_t>) return "i8";
+    else return "i32";
+}
 
 const char* mode_spelling(SetFmatrixMode m)
 {
@@ -174,7 +165,7 @@ void expect_text_im2col(Target target, bool ndc1hwc0, uint32_t seed)
                                 SetFmatrixMode::FMATRIX_B_MANUAL}) {
         for (int trial = 0; trial < 3; ++trial) {
             Program p;
-            p.type = Names<T>::type;
+            p.type = type_name<T>();
             p.ndc1hwc0 = ndc1hwc0;
             const int n = 1 + int(rng() % 2), depth = 1 + int(rng() % 2), c1 = 1 + int(rng() % 2), h = 2 + int(rng() % 5),
                       w = 2 + int(rng() % 5);

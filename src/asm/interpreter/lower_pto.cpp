@@ -23,6 +23,16 @@ namespace {
 
 int64_t item_value(const Frame& f, const GroupItem& item) { return item.slot < 0 ? item.literal : f.slots[item.slot].i; }
 
+// Where an allocated tile of `bytes` in memory `loc` lies: at the explicit address `addr` (TASSIGN, a byte
+// offset in the memory), else in the allocation site's automatic storage.
+std::byte* tile_storage(Frame& f, int site, const std::vector<GroupItem>& addr, pto::TileType loc, uint64_t bytes)
+{
+    if (!addr.empty()) return runtime::tile_address(loc, uint64_t(item_value(f, addr[0])), bytes);
+    auto& storage = f.storage[site];
+    if (!storage) storage = runtime::allocate_auto(loc, bytes);
+    return storage.get();
+}
+
 // A pipe or event name of a sync operation as its pipe_t / event_t value; record_event / wait_event
 // name an operation class (TLOAD, TMATMUL) for the pipe that runs it. -1 for anything else.
 int32_t sync_code(const Attribute* a)
@@ -135,14 +145,7 @@ void Lowerer::lower_view(const Operation& op, Body& body)
         const int d = define(op.results.at(0).get());
         return add([=, proto = *proto](Frame& f) {
             engine::ConvTileDesc t = proto;
-            const uint64_t bytes = uint64_t(t.buffer_bytes);
-            if (!addr.empty()) {
-                t.data = runtime::tile_address(t.loc, uint64_t(item_value(f, addr[0])), bytes);
-            } else {
-                auto& storage = f.storage[site];
-                if (!storage) storage = runtime::allocate_auto(t.loc, bytes);
-                t.data = storage.get();
-            }
+            t.data = tile_storage(f, site, addr, t.loc, uint64_t(t.buffer_bytes));
             f.slots[d].conv = t;
         });
     }
@@ -163,14 +166,7 @@ void Lowerer::lower_view(const Operation& op, Body& body)
                 throw SimError({std::string(codes::kValidShape), "pto.alloc_tile", "", "valid shape outside the tile",
                                 "within " + std::to_string(t.rows) + "x" + std::to_string(t.cols),
                                 std::to_string(t.valid_rows) + "x" + std::to_string(t.valid_cols), location_of(*module, *where)});
-            if (!addr.empty()) {
-                // An explicit address is TASSIGN: a byte offset in the tile's on-chip memory.
-                t.data = runtime::tile_address(t.loc, uint64_t(item_value(f, addr[0])), bytes);
-            } else {
-                auto& storage = f.storage[site];
-                if (!storage) storage = runtime::allocate_auto(t.loc, bytes);
-                t.data = storage.get();
-            }
+            t.data = tile_storage(f, site, addr, t.loc, bytes);
             f.slots[d].tile = t;
         });
     }

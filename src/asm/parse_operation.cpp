@@ -6,6 +6,8 @@
 #include "asm/generic_form.hpp"
 #include "asm/op_table.hpp"
 #include "asm/parser_impl.hpp"
+#include "asm/printer.hpp"
+#include "asm/vector_form.hpp"
 
 namespace pto::as::detail {
 
@@ -97,6 +99,17 @@ bool Parser::parse_operation(Block& block)
         ok = parse_section(*op) && check_result_count(0, bound_count(names), name.loc);
     } else if (n == "pto.strict_vecscope") {
         ok = parse_strict_vecscope(*op) && check_result_count(0, bound_count(names), name.loc);
+    } else if (op->spelling.form == OpForm::Asm && names.empty() && vector_destination_count(n) > 0 && at(TokenKind::ValueId)) {
+        ok = parse_register_form(*op, names, result_types);
+    } else if (op->spelling.form == OpForm::Asm && names.empty() && !find_op(n) &&
+               (word.rfind("PTO.", 0) == 0 || (at(TokenKind::ValueId) && !visible(std::string(tok().name()))))) {
+        // `vfoo %r, %a`: which operands would be destinations only the operation's definition says.
+        poison(names);
+        return error(codes::kUnknownMnemonic, name.loc, "unknown operation " + word,
+                     word.rfind("PTO.", 0) == 0 ? "a PTO-AS operation such as `vcvt %d, %s, %m {rnd = \"R\"} : T` (`PTO." +
+                                                      word.substr(4) + " vd, vs, ...` is a page's register notation)"
+                                                : "an operation whose assembly form names its destination registers first",
+                     word);
     } else {
         ok = parse_generic(*op, names, result_types);
     }
@@ -132,6 +145,86 @@ bool Parser::parse_result_names(std::vector<ResultName>& names)
         if (!accept(TokenKind::Comma)) break;
     }
     return expect(TokenKind::Equal, "'=' after the result names");
+}
+
+// The PTO assembly form of a vector micro-instruction, `vabs %r, %a, %m [: types]`: every result of its
+// definition written first as a destination register (a fresh name), then the operands, tokens and
+// attributes of its SSA form. It makes the operation `%r = pto.vabs %a, %m : ... -> ...` makes, and so
+// prints as that. Types after ':' are the destinations' (as many as given), and any further ones those
+// of operands in order; `: (A, B) -> R` and `: A, B -> R` are as in the SSA form. A destination left
+// untyped gets the type infer_vector_result_types finds, or PARSE_RESULT_TYPE.
+bool Parser::parse_register_form(Operation& op, std::vector<ResultName>& names, std::vector<Type>& result_types)
+{
+    const std::size_t count = vector_destination_count(op.name);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i > 0 && !expect(TokenKind::Comma, "',' and destination register " + std::to_string(i + 1) + " of " + std::to_string(count)))
+            return false;
+        if (!at(TokenKind::ValueId)) return unexpected("destination register " + std::to_string(i + 1) + " of " + std::to_string(count));
+        Token t = take();
+        if (t.name().find('#') != std::string_view::npos)
+            return error(codes::kUnexpectedToken, t.loc, "a destination register is a fresh name", "%name", t.describe());
+        names.push_back({std::string(t.name()), -1, t.loc});
+    }
+    if (!accept(TokenKind::Comma) && !tok().starts_line &&
+        (at(TokenKind::ValueId) || at(TokenKind::String) || at(TokenKind::Integer) || at(TokenKind::BareIdentifier)))
+        return unexpected("',' after the destination registers");
+    if (!parse_generic(op, names, result_types)) return false;
+    const std::span<Value* const> inputs = op.inputs();
+    switch (op.spelling.signature) {
+        case SigStyle::None: result_types.assign(count, Type()); break;
+        case SigStyle::Arrow:
+        case SigStyle::Functional: break;  // as the SSA form writes them (the result count is checked)
+        case SigStyle::Plain: {
+            // The destinations' types, then (a subsequence of) the operands', which their values state.
+            std::vector<Type> written = std::move(op.operand_types);
+            op.operand_types.clear();
+            result_types.assign(count, Type());
+            std::size_t next = 0;
+            for (std::size_t i = 0; i < written.size(); ++i) {
+                if (i < count) {
+                    result_types[i] = written[i];
+                    continue;
+                }
+                while (next < inputs.size() && !(inputs[next]->type == written[i])) ++next;
+                if (next++ >= inputs.size())
+                    return error(codes::kTypeCount, op.loc, "type " + std::to_string(i + 1) + " after ':' is neither a destination's nor an operand's",
+                                 "the destinations' types, then operand types in order", to_string(written[i]));
+            }
+            break;
+        }
+        default:
+            return error(codes::kUnexpectedToken, op.loc, "the assembly form types its destinations after ':'",
+                         "`: T` or `: (operand types) -> result types`", "another signature");
+    }
+    if (op.operand_types.empty())
+        for (const WrittenInput& in : op.written_inputs()) {
+            if (in.value && in.value->type.is_none())
+                return error(codes::kResultType, op.loc, "operand " + in.value->reference() + " of " + std::string(op.mnemonic()) + " has no known type",
+                             "the typed form `%" + names.front().name + " = " + op.name + " ... : (operand types) -> result types`", "an untyped operand");
+            op.operand_types.push_back(in.value ? in.value->type : in.type.is_none() ? Type::integer(32) : in.type);
+        }
+    op.spelling.form = OpForm::SSA;
+    op.spelling.signature = op.operand_types.empty() ? SigStyle::Plain : SigStyle::Arrow;
+    op.spelling.bare_results = false;
+    // The results, typed where the text typed them, the others inferred.
+    for (std::size_t i = 0; i < count; ++i) {
+        op.results.push_back(std::make_unique<Value>());
+        op.results.back()->type = result_types[i];
+    }
+    std::string why;
+    const std::optional<std::size_t> untyped = infer_vector_result_types(op, why);
+    for (std::size_t i = 0; i < count; ++i) result_types[i] = op.results[i]->type;
+    op.results.clear();
+    if (untyped) {
+        const ResultName& r = names[*untyped];
+        return error(codes::kResultType, r.loc, "cannot infer the type of destination %" + r.name + ": " + why,
+                     "its type after ':' (`" + std::string(op.mnemonic()) + " ... : T`) or the typed form `%" + r.name + " = " + op.name +
+                         " ... : (operand types) -> result types`",
+                     "no type");
+    }
+    // With no operands, the SSA form's plain list types the results (`%s = pto.init_align : !pto.align`).
+    if (op.spelling.signature == SigStyle::Plain) op.operand_types = result_types;
+    return true;
 }
 
 bool Parser::check_result_count(std::size_t declared, std::size_t bound, SourceLocation loc)

@@ -127,6 +127,13 @@ void Parser::poison(const std::vector<ResultName>& names)
     }
 }
 
+bool Parser::visible(const std::string& key) const
+{
+    for (const auto& scope : scopes_)
+        if (scope.count(key) || scope.count(key.substr(0, key.find('#')))) return true;
+    return false;
+}
+
 bool Parser::parse_value_use(Value*& out)
 {
     if (!at(TokenKind::ValueId)) return unexpected("an SSA value");

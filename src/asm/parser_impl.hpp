@@ -128,6 +128,7 @@ public:
     // Binds names to nothing after an error, so later uses do not report again.
     void poison(const std::vector<ResultName>& names);
     bool parse_value_use(Value*& out);
+    bool visible(const std::string& key) const;  // whether %key names a value here
     bool parse_carried_values(Operation& op, std::vector<EntryArgument>& entry, std::string_view example);
     // Creates the values of `names`, typed from `types` when the counts agree, and defines them.
     void define_results(Operation& op, const std::vector<ResultName>& names, const std::vector<Type>& types);
@@ -148,6 +149,7 @@ public:
     bool parse_operation(Block& block);
     bool parse_result_names(std::vector<ResultName>& names);
     bool parse_generic(Operation& op, const std::vector<ResultName>& names, std::vector<Type>& result_types);
+    bool parse_register_form(Operation& op, std::vector<ResultName>& names, std::vector<Type>& result_types);
     bool parse_attribute_arguments(Operation& op);
     bool parse_clause_operation(Operation& op, const OpInfo& info);
     bool parse_clause_items(OperandGroup& clause, std::vector<Value*>& values);

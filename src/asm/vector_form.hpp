@@ -163,6 +163,16 @@ void read_memory_form(const Operation& op, VectorForm& form, std::vector<VectorP
 // The SFU and DSA families' own reading (vector_sfu_form.cpp), after the common checks.
 void read_sfu_form(const Operation& op, VectorForm& form, std::vector<VectorProblem>& problems);
 
+// The PTO assembly form (`vabs %r, %a, %m`, vector_asm_form.cpp): an operation writes every result of its
+// definition first, as destination registers; 0 for an operation that is no vector micro-instruction.
+std::size_t vector_destination_count(std::string_view op_name);
+// Types each untyped result of `op` (a vector micro-instruction) as the typed form's check accepts: the
+// type its operands suggest (the first register's, a register of the pointer's or the scalar's element
+// type, a mask of the registers' lane width, ...), else the one type of its kind the check accepts
+// (of several, the one of the source register's kind). Returns the first result it could not type,
+// with `why`; nullopt when every result is typed.
+std::optional<std::size_t> infer_vector_result_types(Operation& op, std::string& why);
+
 // The lane width of a register type, or of a mask type (0 when it left the width open).
 std::optional<int> vreg_lane_bytes(const Type& t);
 

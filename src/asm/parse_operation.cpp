@@ -222,8 +222,15 @@ bool Parser::parse_register_form(Operation& op, std::vector<ResultName>& names, 
                          " ... : (operand types) -> result types`",
                      "no type");
     }
-    // With no operands, the SSA form's plain list types the results (`%s = pto.init_align : !pto.align`).
-    if (op.spelling.signature == SigStyle::Plain) op.operand_types = result_types;
+    if (std::any_of(result_types.begin(), result_types.end(), [](const Type& t) { return t.is_none(); })) {
+        // The wrong operand count (the verifier says so): untyped, as `%r = pto.vabs %a` is.
+        op.spelling.signature = SigStyle::None;
+        op.operand_types.clear();
+        result_types.assign(count, Type());
+    } else if (op.spelling.signature == SigStyle::Plain) {
+        // With no operands, the SSA form's plain list types the results (`%s = pto.init_align : !pto.align`).
+        op.operand_types = result_types;
+    }
     return true;
 }
 

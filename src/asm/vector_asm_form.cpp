@@ -65,6 +65,7 @@ public:
         const std::vector<WrittenInput> inputs = op_.written_inputs();
         const bool pointer_form = !def_.pointer_form.empty() && inputs.size() == def_.pointer_form.size();
         operands_ = pointer_form ? def_.pointer_form : def_.operands;
+        if (inputs.size() != operands_.size()) return std::nullopt;  // the verifier reports the count
         static constexpr VectorArg kAlignPointer[] = {Align, Pointer};
         const std::span<const VectorArg> results = pointer_form ? std::span<const VectorArg>(kAlignPointer) : def_.results;
         for (const WrittenInput& in : inputs) types_.push_back(in.type);
@@ -141,6 +142,11 @@ private:
         baseline_ = problems.size();
         const Type suggested = natural(k);
         if (!suggested.is_none() && accepted(slot, suggested)) return suggested;
+        if (!suggested.is_none() && k == VReg) {
+            // A register the operands do not type (vlds UNPK_B16 from f16: 32-bit lanes of which kind?).
+            why = "the type the operands suggest, " + to_string(suggested) + ", does not fit";
+            return {};
+        }
         // Otherwise every type of the result's kind the check accepts; of several, the one of the
         // suggestion's kind (or the source register's: float, signed, unsigned), if it is alone.
         std::vector<Type> candidates;
@@ -157,8 +163,7 @@ private:
         if (fits.size() > 1 && kind >= 0) std::erase_if(fits, [&](const Type& t) { return kind_of(t) != kind; });
         if (fits.size() == 1) return fits.front();
         if (fits.empty()) {
-            why = suggested.is_none() ? "no type of its kind makes the operation legal"
-                                      : "the type the operands suggest, " + to_string(suggested) + ", does not fit and no other does";
+            why = "no type of its kind makes the operation legal";
         } else {
             why = "its operands allow " + std::to_string(fits.size()) + " types (";
             for (std::size_t i = 0; i < fits.size(); ++i) why += (i ? ", " : "") + to_string(fits[i]);

@@ -170,7 +170,8 @@ std::size_t vector_destination_count(std::string_view op_name);
 // type its operands suggest (the first register's, a register of the pointer's or the scalar's element
 // type, a mask of the registers' lane width, ...), else the one type of its kind the check accepts
 // (of several, the one of the source register's kind). Returns the first result it could not type,
-// with `why`; nullopt when every result is typed.
+// with `why`; nullopt when every result is typed, or when the operand count is wrong (left to the
+// verifier's STRUCT_OPERAND_COUNT; the results stay untyped).
 std::optional<std::size_t> infer_vector_result_types(Operation& op, std::string& why);
 
 // The lane width of a register type, or of a mask type (0 when it left the width open).

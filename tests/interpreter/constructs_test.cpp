@@ -263,7 +263,7 @@ TEST(Robustness, EveryFrontEndProgramLowersOrReportsWithoutCrashing)
     // Programs using instructions the engine does not implement yet report RUN_UNSUPPORTED_OP at the
     // operation; the others run (their arguments unbound: RUN_ARG_MISSING).
     for (const char* name : {"call.pto", "if_else.pto", "mgather.pto", "multi_tile_loop.pto", "scalars.pto", "sections.pto", "sync.pto",
-                             "tgather.pto", "tile_types.pto", "tsort32.pto", "vector_add_asm.pto", "vector_add_dps.pto", "vector_add_ssa.pto",
+                             "tgather.pto", "tile_types.pto", "tsort32.pto", "vector_add_asm.pto", "vector_add_dps.pto", "vector_add_ssa.pto", "vector_register_form.pto",
                              "while_loop.pto"}) {
         SCOPED_TRACE(name);
         const ParseResult parsed = parse(read_text(std::string(PTOSIM_TEST_DATA_DIR) + "/asm/programs/" + name), name);

@@ -334,3 +334,35 @@ TEST(VectorAssemblyForm, MalformedLinesNeverCrashTheParser)
 
 }  // namespace
 }  // namespace pto::as::testing
+
+namespace pto::as::testing {
+namespace {
+
+// The scalar and synchronisation pages' assembly forms have no destination registers: the form is the
+// SSA one without `pto.`, which the parser read already.
+TEST(VectorAssemblyForm, TheScalarPagesFormsAreTheirSsaFormsWithoutThePrefix)
+{
+    const std::string asm_text = R"(func.func @k(%a: i64, %b: i64) {
+  set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+  wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+  pipe_barrier "PIPE_ALL"
+  set_loop_size_outtoub %a, %b : i64, i64
+  set_loop1_stride_ubtoout %a, %b : i64, i64
+  set_loop2_stride_outtoub %a, %b : i64, i64
+  pto.vecscope {
+    mem_bar "VV_ALL"
+  }
+  return
+}
+)";
+    std::string ssa_text = asm_text;
+    for (const char* op : {"set_flag", "wait_flag", "pipe_barrier", "set_loop_size_outtoub", "set_loop1_stride_ubtoout", "set_loop2_stride_outtoub", "mem_bar"})
+        ssa_text.replace(ssa_text.find(op), 0, "pto.");
+    const ParseResult assembly = parse_ok(asm_text), ssa = parse_ok(ssa_text);
+    const auto difference = first_difference(assembly.module, ssa.module, /*exact=*/false);
+    EXPECT_FALSE(difference) << *difference;
+    EXPECT_TRUE(verify(assembly.module, profile::Target::A5).empty());
+}
+
+}  // namespace
+}  // namespace pto::as::testing

@@ -382,6 +382,11 @@ private:
     {
         problems_.push_back({std::move(code), std::move(what), std::move(expected), std::move(actual)});
     }
+    // A token problem as the engine words it for both doors (nothing when the token reads).
+    void report(std::optional<engine::vector::TokenProblem> p)
+    {
+        if (p) problem(std::move(p->code), std::move(p->what), std::move(p->expected), std::move(p->actual));
+    }
 
     // A rule the engine states as "what it needs" (empty: kept).
     void rule(std::string code, std::string_view needs)
@@ -430,41 +435,19 @@ private:
 
     void read_load()
     {
-        const std::string name = dist_text();
-        const auto dist = name.empty() ? engine::vector::LoadDist::NORM : engine::vector::load_dist_from_name(name);
-        if (!dist) return problem("LEGAL_VLDS_DIST", "unknown distribution mode", "NORM, BRC_B8/B16/B32, US_B8/B16, DS_B8/B16, UNPK_B8/B16/B32, SPLT4CHN_B8, SPLT2CHN_B8/B16, DINTLV_B32 or BLK", name);
-        form_.load = *dist;
-        if (form_.lane_bytes) {
-            const std::string_view needs = engine::vector::load_dist_problem(*dist, form_.lane_bytes);
-            if (!needs.empty())
-                problem("LEGAL_VLDS_DIST", "distribution mode " + name + " does not fill this register", std::string(needs),
-                        std::to_string(form_.lane_bytes * 8) + "-bit lanes");
-        }
+        report(engine::vector::read_load_dist(dist_text(), form_.lane_bytes, form_.load));
     }
 
     void read_store()
     {
-        const std::string name = dist_text();
-        const auto dist = name.empty() ? engine::vector::StoreDist::NORM : engine::vector::store_dist_from_name(name);
-        if (!dist) return problem("LEGAL_VSTS_DIST", "unknown distribution mode", "NORM_B8/B16/B32, PK_B16/B32, MRG4CHN_B8 or MRG2CHN_B8/B16", name);
-        form_.store = *dist;
-        if (form_.lane_bytes) {
-            const std::string_view needs = engine::vector::store_dist_problem(*dist, form_.lane_bytes);
-            if (!needs.empty())
-                problem("LEGAL_VSTS_DIST", "distribution mode " + name + " does not store this register", std::string(needs),
-                        std::to_string(form_.lane_bytes * 8) + "-bit lanes");
-        }
+        report(engine::vector::read_store_dist(dist_text(), form_.lane_bytes, form_.store));
     }
 
     void read_pattern()
     {
         form_.lane_bytes = form_.def->mask_lane_bytes;
         const std::string name = op_.arguments.empty() ? std::string() : op_.arguments.front().text();
-        const auto token = engine::vector::pattern_from_name(name);
-        if (!token) return problem("LEGAL_PSET_PATTERN", "unknown pattern token", "PAT_ALL, PAT_ALLF, PAT_H, PAT_Q, PAT_M3, PAT_M4 or PAT_VL<n>", name.empty() ? "none" : name);
-        form_.pattern = *token;
-        const std::string needs = engine::vector::pattern_problem(*token, engine::vector::kRegisterBytes / form_.lane_bytes);
-        if (!needs.empty()) problem("LEGAL_PSET_PATTERN", "the pattern activates more lanes than the mask has", needs, name);
+        report(engine::vector::read_pattern(name, form_.lane_bytes, form_.pattern));
     }
 
     // A token written after the operands (`%a, %b, %seed, "lt"`), or as attribute `name`.
@@ -521,9 +504,7 @@ private:
     void read_pack(const Type& source, const Type& result)
     {
         const std::string name = token("part");
-        const auto part = engine::vector::predicate_part_from_name(name);
-        if (!part) problem("LEGAL_PREDICATE_PART", "unknown partition token", "\"LOWER\" or \"HIGHER\"", name.empty() ? "none" : name);
-        else form_.part = *part;
+        report(engine::vector::read_predicate_part(name, form_.part));
         const int from = source.is<MaskType>() ? int(source.as<MaskType>().lane_bytes) : 0;
         const int to = result.is<MaskType>() ? int(result.as<MaskType>().lane_bytes) : 0;
         form_.lane_bytes = from;

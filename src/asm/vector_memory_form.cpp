@@ -40,6 +40,11 @@ private:
     {
         problems_.push_back({std::move(code), std::move(what), std::move(expected), std::move(actual)});
     }
+    // A token problem as the engine words it for both doors (nothing when the token reads).
+    void report(std::optional<engine::vector::TokenProblem> p)
+    {
+        if (p) problem(std::move(p->code), std::move(p->what), std::move(p->expected), std::move(p->actual));
+    }
 
     // The mode token: attribute `key`, else the first quoted word after the operands.
     std::string token(std::string_view key) const
@@ -95,10 +100,7 @@ private:
     {
         const bool store = form_.def->family == VectorFamily::PredicateStore;
         const std::string name = token("dist");
-        const auto dist = name.empty() ? std::optional(vec::PredicateDist::NORM) : vec::predicate_dist_from_name(name);
-        const bool fits = dist && (store ? *dist == vec::PredicateDist::NORM || *dist == vec::PredicateDist::PK : *dist != vec::PredicateDist::PK);
-        if (!fits) problem("LEGAL_PREDICATE_DIST", std::string("unknown predicate ") + (store ? "store" : "load") + " distribution", store ? "NORM or PK" : "NORM, US or DS", name);
-        else form_.predicate_dist = *dist;
+        report(vec::read_predicate_dist(name, store, form_.predicate_dist));
         const Type mask = store ? op_.operand_type(0) : op_.results[0]->type;
         if (mask.is<MaskType>()) form_.lane_bytes = int(mask.as<MaskType>().lane_bytes);
         if (form_.def->unit == StreamUnit::Immediate) read_immediate(op_.written_inputs()[store ? 2 : 1]);
@@ -111,10 +113,7 @@ private:
         if (offset.value && !(constant && constant->is(Attribute::Kind::Integer)))
             return problem("LEGAL_PREDICATE_IMMEDIATE", "the offset of an immediate form is a constant", "an integer literal or a value of arith.constant",
                            "a value computed at run time");
-        const int64_t slots = constant ? constant->int_value() : offset.literal;
-        if (!rules::predicate_immediate_ok(slots))
-            problem("LEGAL_PREDICATE_IMMEDIATE", "the immediate offset does not fit the instruction",
-                    "0 to " + std::to_string(rules::kPredicateImmediateMax) + " (8-byte units)", std::to_string(slots));
+        report(vec::predicate_immediate_problem(constant ? constant->int_value() : offset.literal));
     }
 
     void read_mode()

@@ -24,6 +24,20 @@ constexpr bool vreg_shape_ok(int64_t lanes, engine::DType t)
     return vreg_element_ok(t) && lanes * (engine::dtype_bits(t) / 8) == 256;
 }
 
+// Rule LEGAL_VECTOR_DTYPE (the lane types an operation is defined on): bitwise and shift operations
+// take integer lanes; the elementary functions (vexp, vln, vsqrt, vrsqrt, vrec) float lanes; vdiv and
+// the fused operations (vaddrelu, vsubrelu, vprelu, vmula, vaxpy) f32 and f16.
+enum class VectorLanes : uint8_t { Any, Integer, Float, F32F16 };
+constexpr bool vector_lanes_ok(VectorLanes rule, engine::DType t)
+{
+    switch (rule) {
+        case VectorLanes::Integer: return !engine::dtype_is_float(t);
+        case VectorLanes::Float: return engine::dtype_is_float(t);
+        case VectorLanes::F32F16: return t == engine::DType::F32 || t == engine::DType::F16;
+        default: return true;
+    }
+}
+
 // Rule LEGAL_VECTOR_MASK_WIDTH: a mask governs lanes of its own width (b8, b16, b32 for 1-, 2- and
 // 4-byte lanes; 8-byte lanes take a b32 mask, whose lane pairs must agree). At run time: RUN_MASK_WIDTH.
 constexpr bool mask_width_ok(int mask_lane_bytes, int lane_bytes)

@@ -329,20 +329,7 @@ void Lowerer::lower_buffer_sync(const Operation& op, Body& body)
              op.arguments.empty() ? std::string("none") : op.arguments[0].enum_value());
     body.steps.push_back({[=, id_slot = slot(op.operands[0]), name = op.name](Frame& f) {
                               runtime::InstructionScope scope(name.c_str());
-                              const int64_t id = f.slots[id_slot].i;
-                              if (!rules::buffer_id_ok(id))
-                                  runtime::fail({"RUN_BUF_ID", "", "buf_id", "a buffer slot of the pool", "0 to " + std::to_string(rules::kBufferSlots - 1),
-                                                 std::to_string(id), ""});
-                              uint32_t& held = runtime::core_registers().held_buffers[std::size_t(*pipe)];
-                              const uint32_t bit = uint32_t(1) << id;
-                              const std::string pipe_name(engine::pipe_short_name(*pipe));
-                              if (acquire && (held & bit))
-                                  runtime::fail({"RUN_BUF_PROTOCOL", "", "buf_id", "PIPE_" + pipe_name + " acquires buffer slot " + std::to_string(id) + " twice",
-                                                 "an rls_buf of the slot between the two get_buf", "a second get_buf", ""});
-                              if (!acquire && !(held & bit))
-                                  runtime::fail({"RUN_BUF_PROTOCOL", "", "buf_id", "PIPE_" + pipe_name + " releases buffer slot " + std::to_string(id) + " it does not hold",
-                                                 "a get_buf of the slot on the same pipe first", "no get_buf", ""});
-                              held ^= bit;
+                              engine::vector::buffer_slot(*pipe, f.slots[id_slot].i, acquire);
                           },
                           &op});
 }

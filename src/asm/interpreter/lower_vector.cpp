@@ -204,12 +204,7 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             });
         case VectorFamily::PredicatePack:
             return add([=, unpack = def.reverse, part = form.part, src = in[0], d = out[0]](Frame& f) {
-                const vec::Register& m = any_mask_of(f.slots[src], lanes);
-                if (m.lane_bytes == (unpack ? 4 : 1))
-                    runtime::fail({"RUN_MASK_WIDTH", "", "source", "the mask has no width to pack into",
-                                   unpack ? "a b8 or b16 mask" : "a b16 or b32 mask", "a mask for " + std::to_string(m.lane_bytes * 8) + "-bit lanes", ""});
-                if (unpack) vec::predicate_unpack(part, m, writable_register(f.slots[d]));
-                else vec::predicate_pack(part, m, writable_register(f.slots[d]));
+                vec::predicate_repack(unpack, part, any_mask_of(f.slots[src], lanes), writable_register(f.slots[d]));
             });
         case VectorFamily::PredicateInterleave:
             return add([=, deinterleave = def.reverse, a = in[0], b = in[1], low = out[0], high = out[1]](Frame& f) {

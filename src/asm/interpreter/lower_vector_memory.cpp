@@ -61,7 +61,7 @@ void advanced(Frame& f, const PointerInfo& p, int s, int d, int64_t count, int64
 
 constexpr const char* kElementUnits = "a gather or scatter addresses whole elements of the lane type";
 constexpr const char* kBlockUnits = "block accesses address the unified buffer in 32-byte blocks";
-constexpr const char* kPredicateUnits = "predicates move at 8-byte-aligned UB addresses";
+using vec::kPredicateUnits;
 
 }  // namespace
 

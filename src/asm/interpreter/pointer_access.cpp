@@ -10,12 +10,6 @@ namespace pto::as::interp {
 
 MemoryWindow window_of(pto::TileType memory) { return {runtime::memory_base(memory), runtime::memory_size(memory), true}; }
 
-void outside_memory(pto::TileType memory, uint64_t size, int64_t at, int64_t bytes, const char* operand)
-{
-    runtime::fail({"RUN_POINTER_RANGE", "", operand, "the access leaves " + std::string(profile::memory_name(memory)),
-                   "bytes [0, " + std::to_string(size) + ")", "[" + std::to_string(at) + ", " + std::to_string(at + bytes) + ")", ""});
-}
-
 std::byte* on_chip_address_slow(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand)
 {
     MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
@@ -56,11 +50,6 @@ void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, con
 void require_aligned(int64_t at, int64_t alignment, const char* operand, const char* why)
 {
     if (at % alignment != 0) misaligned(at, alignment, operand, why);
-}
-
-void misaligned(int64_t at, int64_t alignment, const char* operand, const char* why)
-{
-    runtime::fail({"RUN_POINTER_ALIGN", "", operand, why, "a multiple of " + std::to_string(alignment), std::to_string(at), ""});
 }
 
 }  // namespace pto::as::interp

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <pto/engine/ops/vector_memory.hpp>
+
 #include "asm/cube_form.hpp"
 #include "asm/interpreter/frame.hpp"
 
@@ -16,7 +18,7 @@ namespace pto::as::interp {
 std::byte* address(const PointerInfo& p, const Slot& s, int64_t bytes, const char* operand);
 // The window of an on-chip memory of the running core, and RUN_POINTER_RANGE for an access outside it.
 MemoryWindow window_of(pto::TileType memory);
-[[noreturn]] void outside_memory(pto::TileType memory, uint64_t size, int64_t at, int64_t bytes, const char* operand);
+using engine::vector::outside_memory;  // RUN_POINTER_RANGE, as the C++ door reports it
 
 // `bytes` bytes at byte offset `at` of `window`, the window of on-chip memory `memory`; else
 // RUN_POINTER_RANGE naming the operand.
@@ -57,6 +59,6 @@ void require_aligned(const PointerInfo& p, const Slot& s, int64_t alignment, con
 // The same for an address `at` (an on-chip offset or a host address).
 void require_aligned(int64_t at, int64_t alignment, const char* operand, const char* why);
 // RUN_POINTER_ALIGN for an address `at` known not to be a multiple of `alignment`.
-[[noreturn]] void misaligned(int64_t at, int64_t alignment, const char* operand, const char* why);
+using engine::vector::misaligned;
 
 }  // namespace pto::as::interp

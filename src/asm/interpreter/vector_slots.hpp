@@ -16,7 +16,7 @@ namespace pto::as::interp {
 
 namespace vec = engine::vector;
 
-inline constexpr const char* kVectorUnits = "vector loads and stores address the unified buffer in 32-byte units";
+using engine::vector::kVectorUnits;
 
 // A fresh register for slot `s`, shared with no other slot.
 vec::Register& fresh_register(Slot& s);
@@ -39,11 +39,10 @@ inline const vec::Register& register_of(const Slot& s, const char* operand)
 }
 
 // A predicate loaded into `!pto.mask<G>` has no width: each user reads it at its lanes' width, a lane
-// active when its first byte is (as pto.pbitcast reads an image). A scratch register of the thread.
-const vec::Register& open_mask(const vec::Register& image, int lane_bytes);
-
-// mask_of for a mask made for lanes of another width than `lane_bytes`, or for none.
-const vec::Register& mask_for_width(const vec::Register& mask, int lane_bytes);
+// active when its first byte is (as pto.pbitcast reads an image). mask_for_width: mask_of for a mask
+// made for lanes of another width than `lane_bytes`, or for none. (Shared with the C++ door.)
+using vec::mask_for_width;
+using vec::open_mask;
 
 // The mask of slot `s` for lanes of `lane_bytes` bytes: RUN_MASK_WIDTH when it was made for others.
 // A b32 mask read for 64-bit lanes is widened into a scratch register of the thread. Inline for the
@@ -78,14 +77,7 @@ inline std::byte* vector_address(Frame& f, VectorPointer p, const Slot& base, in
 // one (0: any of b8, b16, b32).
 inline const vec::Register& any_mask_of(const Slot& s, int want)
 {
-    const vec::Register& mask = register_of(s, "mask");
-    if (mask.lane_bytes == 0 && want) [[unlikely]]
-        return open_mask(mask, want);
-    if (want && mask.lane_bytes != want)
-        runtime::fail({"RUN_MASK_WIDTH", "", "mask", "the mask has another width than its type states",
-                       "a mask for " + std::to_string(want * 8) + "-bit lanes",
-                       "a mask for " + std::to_string(mask.lane_bytes * 8) + "-bit lanes", ""});
-    return mask;
+    return vec::stated_mask(register_of(s, "mask"), want);
 }
 
 }  // namespace pto::as::interp

@@ -2,6 +2,7 @@
 // instruction of the same name computes for one element, through the same line loops (one line of a
 // register's lanes); the mask then clears the inactive lanes.
 #include <pto/engine/ops/vector.hpp>
+#include <pto/profile/rules_vector.hpp>
 
 #include <bit>
 #include <cstring>
@@ -113,18 +114,20 @@ void math(elementwise::MathFn fn, DType dtype, const Register& a, Register& dst)
 
 std::string_view binary_problem(BinaryOp op, DType dtype)
 {
+    using rules::VectorLanes;
     const bool bitwise = op == BinaryOp::And || op == BinaryOp::Or || op == BinaryOp::Xor || op == BinaryOp::Shl || op == BinaryOp::Shr;
-    if (bitwise && is_float(dtype)) return "integer lanes";
-    if (op == BinaryOp::Div && dtype != DType::F32 && dtype != DType::F16) return "f32 or f16 lanes (no integer division)";
+    if (bitwise && !rules::vector_lanes_ok(VectorLanes::Integer, dtype)) return "integer lanes";
+    if (op == BinaryOp::Div && !rules::vector_lanes_ok(VectorLanes::F32F16, dtype)) return "f32 or f16 lanes (no integer division)";
     return {};
 }
 
 std::string_view unary_problem(UnaryOp op, DType dtype)
 {
     switch (op) {
-        case UnaryOp::Not: case UnaryOp::PopCount: case UnaryOp::LeadingSign: return is_float(dtype) ? "integer lanes" : "";
+        case UnaryOp::Not: case UnaryOp::PopCount: case UnaryOp::LeadingSign:
+            return rules::vector_lanes_ok(rules::VectorLanes::Integer, dtype) ? "" : "integer lanes";
         case UnaryOp::Exp: case UnaryOp::Ln: case UnaryOp::Sqrt: case UnaryOp::Rsqrt: case UnaryOp::Rec:
-            return is_float(dtype) ? "" : "f32, f16 or bf16 lanes";
+            return rules::vector_lanes_ok(rules::VectorLanes::Float, dtype) ? "" : "f32, f16 or bf16 lanes";
         default: return {};
     }
 }

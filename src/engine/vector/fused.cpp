@@ -1,6 +1,7 @@
 // The fused element-wise instructions (pto.vaddrelu, pto.vsubrelu, pto.vprelu, pto.vexpdif) through the
 // tile instructions' line loops and the fused multiply-add pto.vmula.
 #include <pto/engine/ops/vector.hpp>
+#include <pto/profile/rules_vector.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -43,7 +44,7 @@ void for_dtype(DType dtype, auto&& run)
 
 std::string_view fused_problem(FusedOp, DType dtype)
 {
-    return dtype == DType::F32 || dtype == DType::F16 ? "" : "f16 or f32 lanes";
+    return rules::vector_lanes_ok(rules::VectorLanes::F32F16, dtype) ? "" : "f16 or f32 lanes";
 }
 
 void fused(FusedOp op, DType dtype, const Register& a, const Register& b, const Register& mask, Register& dst)

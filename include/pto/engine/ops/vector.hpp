@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <pto/common/type.hpp>
@@ -26,6 +27,30 @@ struct Register {
     bool all_active = false;  // masks only: every lane set (every kernel that writes a mask says)
 };
 
+// ---- what both front doors share: tokens, and masks as an operation reads them -----------------------
+
+// A problem with a token (a distribution mode, a pattern, a part): the verifier reports it against the
+// text, the C++ door (pto/intrinsics/vector.hpp) at run time, with the same code and words.
+struct TokenProblem {
+    std::string code, what, expected, actual;
+};
+// RUN-time report of a token problem by the C++ door, naming `operand`.
+[[noreturn]] void fail_token(const TokenProblem& problem, const char* operand);
+
+// A mask as an operation on lanes of `lane_bytes` bytes reads it, when it was made for lanes of another
+// width or for none: a width-less image (a predicate load into `!pto.mask<G>`, `RegBuf<predicate_t>`) read
+// at those lanes, a lane active when its first byte is; a b32 mask widened for 64-bit lanes; else
+// RUN_MASK_WIDTH. The result may be a scratch register of the thread, valid until the next call.
+const Register& mask_for_width(const Register& mask, int lane_bytes);
+// The same for an image, read at lanes of `lane_bytes` bytes (into a scratch register of the thread).
+const Register& open_mask(const Register& image, int lane_bytes);
+// Every lane of lanes of `lane_bytes` bytes active (a b32 mask widened for 64-bit lanes): the mask of the
+// C++ forms written without one.
+const Register& full_mask(int lane_bytes);
+// A mask operand of predicate logic whose type states lanes of `want` bytes (0: any width): an image is
+// read at `want`; a mask of another width is RUN_MASK_WIDTH.
+const Register& stated_mask(const Register& mask, int want);
+
 // ---- loads and stores --------------------------------------------------------------------------
 
 // pto.vlds's distribution modes.
@@ -40,6 +65,10 @@ std::optional<LoadDist> load_dist_from_name(std::string_view name);
 std::optional<StoreDist> store_dist_from_name(std::string_view name);
 std::string_view load_dist_name(LoadDist dist);
 std::string_view store_dist_name(StoreDist dist);
+// The mode `name` names (empty: NORM) for registers of `lane_bytes`-byte lanes (0: not known yet), or
+// the problem (LEGAL_VLDS_DIST, LEGAL_VSTS_DIST).
+std::optional<TokenProblem> read_load_dist(std::string_view name, int lane_bytes, LoadDist& dist);
+std::optional<TokenProblem> read_store_dist(std::string_view name, int lane_bytes, StoreDist& dist);
 
 // The element width in bytes a mode reads or writes in memory (NORM and BLK: the register's own).
 int memory_element_bytes(LoadDist dist, int lane_bytes);
@@ -77,6 +106,9 @@ struct PatternToken {
 std::optional<PatternToken> pattern_from_name(std::string_view name);
 // The lanes a pattern leaves active out of `lanes`; empty when it cannot (PAT_VL beyond the lanes).
 std::string pattern_problem(PatternToken token, int lanes);
+
+// The pattern `name` names for a mask of `lane_bytes`-byte lanes, or the problem (LEGAL_PSET_PATTERN).
+std::optional<TokenProblem> read_pattern(std::string_view name, int lane_bytes, PatternToken& token);
 
 void pattern_mask(PatternToken token, int lane_bytes, Register& dst);
 // The first `count` lanes active (plt: a remainder of `count` elements; clamped to [0, lanes]).
@@ -148,11 +180,16 @@ enum class PredicateOp : uint8_t { And, Or, Xor, Not, Select };
 void predicate_logic(PredicateOp op, const Register& a, const Register& b, const Register& sel, Register& dst);
 enum class PredicatePart : uint8_t { Lower, Higher };
 std::optional<PredicatePart> predicate_part_from_name(std::string_view name);
+// The part `name` names, or the problem (LEGAL_PREDICATE_PART).
+std::optional<TokenProblem> read_predicate_part(std::string_view name, PredicatePart& part);
 // ppack: the lanes of `src` become the lower or higher half of a mask of half-width lanes (twice as
 // many), the other half clear. punpack: the lower or higher half of `src`'s lanes become a mask of
 // double-width lanes.
 void predicate_pack(PredicatePart part, const Register& src, Register& dst);
 void predicate_unpack(PredicatePart part, const Register& src, Register& dst);
+// ppack (`unpack` false) or punpack of a mask of a width known at run time: RUN_MASK_WIDTH for a b8
+// mask to pack or a b32 mask to unpack.
+void predicate_repack(bool unpack, PredicatePart part, const Register& src, Register& dst);
 // pintlv: the lanes a0 b0 a1 b1 ... split into their first half (low) and second half (high).
 // pdintlv: the lanes of a then b, even ones to low, odd ones to high.
 void predicate_interleave(int lane_bytes, const Register& a, const Register& b, Register& low, Register& high);

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string_view>
 
+#include <pto/common/event.hpp>
+#include <pto/common/type.hpp>
 #include <pto/engine/ops/vector.hpp>
 #include <pto/runtime/memory.hpp>
 
@@ -29,6 +31,25 @@ inline void mark_stored(std::byte* dst, int64_t bytes)
     if (runtime::checked()) [[unlikely]]
         runtime::mark_written(dst, std::size_t(bytes));
 }
+
+// ---- addresses in UB, as both front doors check them ------------------------------------------------
+
+inline constexpr const char* kVectorUnits = "vector loads and stores address the unified buffer in 32-byte units";
+inline constexpr const char* kPredicateUnits = "predicates move at 8-byte-aligned UB addresses";
+// RUN_POINTER_RANGE: `bytes` bytes at byte offset `at` leave on-chip memory `memory` of `size` bytes.
+[[noreturn]] void outside_memory(TileType memory, uint64_t size, int64_t at, int64_t bytes, const char* operand);
+// RUN_POINTER_ALIGN: address `at` is no multiple of `alignment`; `why` says whose rule it is.
+[[noreturn]] void misaligned(int64_t at, int64_t alignment, const char* operand, const char* why);
+// The host address of `bytes` bytes at UB byte offset `at` of the running core, `at` a multiple of
+// `alignment`: else RUN_POINTER_ALIGN, then RUN_POINTER_RANGE, before any byte moves.
+std::byte* ub_address(int64_t at, int64_t bytes, int64_t alignment, const char* operand, const char* why);
+// The UB byte offset of host address `p` (a Vec tile's data() after TASSIGN): RUN_BAD_OPERAND when `p`
+// is not in the running core's UB (a tile with automatic storage lives outside it).
+int64_t ub_offset_of(const void* p, const char* operand);
+
+// pto.get_buf / pto.rls_buf: pipe `pipe` acquires (releases) buffer slot `id` (RUN_BUF_ID outside the
+// pool; RUN_BUF_PROTOCOL for a second acquire, or a release without one, on the same pipe).
+void buffer_slot(pipe_t pipe, int64_t id, bool acquire);
 
 // ---- pto.vldsx2 / pto.vstsx2 --------------------------------------------------------------------
 
@@ -79,6 +100,10 @@ void scatter_lanes(int lane_bytes, const Register& value, const std::array<std::
 // bit twice; DS loads 64 bytes, every other bit.
 enum class PredicateDist : uint8_t { NORM, US, DS, PK };
 std::optional<PredicateDist> predicate_dist_from_name(std::string_view name);
+// pto.pldi / pto.psti's immediate (8-byte units) out of the encoding's range: LEGAL_PREDICATE_IMMEDIATE.
+std::optional<TokenProblem> predicate_immediate_problem(int64_t slots);
+// The mode `name` names (empty: NORM) for a predicate load or store, or the problem (LEGAL_PREDICATE_DIST).
+std::optional<TokenProblem> read_predicate_dist(std::string_view name, bool store, PredicateDist& dist);
 int64_t predicate_footprint(PredicateDist dist);
 // `lane_bytes` 0 leaves the width open: the image as loaded, read later by each user at its lanes'
 // width (a lane is active when its first byte is, as pto.pbitcast reads it).

@@ -28,6 +28,7 @@
 #include <pto/intrinsics/sort.hpp>
 #include <pto/intrinsics/syncall.hpp>
 #include <pto/intrinsics/tile_pipe.hpp>
+#include <pto/intrinsics/vector.hpp>
 #include <pto/intrinsics/window_moves.hpp>
 #include <pto/profile/target.hpp>
 #include <pto/runtime/diagnostic.hpp>

@@ -88,11 +88,64 @@ void check_row(const Row& row, Intrinsic intrinsic)
     });
 }
 
+// The row on every element type the cpu profile takes for it, every source written: an element type
+// neither real target takes (the row's CPU_DTYPES) runs and warns WARN_CPU_ONLY once, naming the row's
+// dtype rule; any other warns nothing. Returns how many types warned.
+template <Kind K, auto DTypeOk, typename Intrinsic>
+int check_cpu_only_types(const Row& row, Intrinsic intrinsic)
+{
+    int warned = 0;
+    for_each_type(ElementTypes{}, [&]<typename T>() {
+        constexpr DType t = pto::engine::dtype_of<T>;
+        if constexpr (DTypeOk(pto::profile::kProfile, t)) {
+            const bool cpu_only = !DTypeOk(pto::profile::kA2A3, t) && !DTypeOk(pto::profile::kA5, t);
+            CheckedTile<T> dst(kValidRows, kValidCols), src0(kValidRows, kValidCols), src1(kValidRows, kValidCols),
+                tmp(kValidRows, kValidCols);
+            write_all_but(src0.desc());
+            write_all_but(src1.desc());
+            const std::string what = std::string(row.name) + " " + std::string(pto::engine::dtype_name(t));
+            pto::runtime::clear_warnings();
+            const pto::Diagnostic d = diagnostic_of([&] { call_intrinsic<K>(intrinsic, dst, src0, src1, tmp, element_of<T>(1)); });
+            EXPECT_EQ(d.code, "no error") << what << ": " << d.format();
+            const auto& warnings = pto::runtime::warnings();
+            if (!cpu_only) {
+                EXPECT_TRUE(warnings.empty()) << what << ": " << (warnings.empty() ? "" : warnings[0].format("warning"));
+            } else if (warnings.size() != 1) {
+                ADD_FAILURE() << what << ": " << warnings.size() << " warnings, expected WARN_CPU_ONLY";
+            } else {
+                ++warned;
+                EXPECT_EQ(warnings[0].code, "WARN_CPU_ONLY") << what;
+                EXPECT_EQ(warnings[0].instruction, row.name) << what;
+                EXPECT_TRUE(mentions(warnings[0], "LEGAL_" + std::string(row.name) + "_DTYPE")) << warnings[0].format("warning");
+            }
+            pto::runtime::clear_warnings();
+        }
+    });
+    return warned;
+}
+
 }  // namespace
+
+TEST_F(CheckedMode, AnElementTypeOnlyTheCpuProfileTakesWarnsCpuOnly)
+{
+    int expected = 0;
+    for (const Row& row : kRows)
+        for (DType t : kElementTypes)
+            expected += row.dtype_ok(pto::profile::kCpu, t) && !row.dtype_ok(pto::profile::kA2A3, t) &&
+                        !row.dtype_ok(pto::profile::kA5, t);
+    int warned = 0;
+#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
+    EWINSTR_COVERED_##KindName(warned += check_cpu_only_types<Kind::KindName, &pto::rules::entry##_dtype_ok>( \
+                                   row_named(#NAME), EWINSTR_INTRINSIC(NAME));)
+#include <pto/isa/instructions.def>
+#undef PTO_ELEMENTWISE
+    EXPECT_EQ(warned, expected);
+    EXPECT_GE(expected, 24);  // the math rows' bf16, i16, i32; TPRELU, TLRELU, TRELU; TMULS' 8-bit types
+}
 
 TEST_F(CheckedMode, EveryRowReportsTheSourceElementNothingWrote)
 {
-#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
+#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
     EWINSTR_COVERED_##KindName(check_row<Kind::KindName, &pto::rules::entry##_dtype_ok>(row_named(#NAME), EWINSTR_INTRINSIC(NAME));)
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE
@@ -159,6 +212,8 @@ TEST_F(CheckedMode, IntegerDivisionByZeroIsReported)
     expect_div_by_zero("TDIVS", [&] { pto::TDIVS(dst, 5, divisor); });
     expect_div_by_zero("TREMS", [&] { pto::TREMS(dst, src, 0, tmp); });
     expect_div_by_zero("TFMODS", [&] { pto::TFMODS(dst, src, 0); });
+    expect_div_by_zero("TRECIP", [&] { pto::TRECIP(dst, divisor); });  // the cpu profile's integer 1 / x
+    EXPECT_EQ(diagnostic_of([&] { pto::TRECIP(dst, src); }).code, "no error");
     // Nothing to report without a zero divisor, nor for floats (x / 0 is an infinity or a NaN).
     EXPECT_EQ(diagnostic_of([&] { pto::TDIVS(dst, 5, src); }).code, "no error");
     CheckedTile<float> f(kValidRows, kValidCols), zeros(kValidRows, kValidCols);

@@ -21,7 +21,7 @@ namespace {
 #define EWINSTR_TESTED_Axpy(...)
 #define EWINSTR_TESTED_Expand(...)
 const RowRunner kRunners[] = {
-#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
+#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
     EWINSTR_TESTED_##KindName(EWINSTR_ROW_RUNNER(NAME, entry, KindName, Mode, Precision))
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE

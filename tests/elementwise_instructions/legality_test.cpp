@@ -1,7 +1,7 @@
 // Legality through both doors: a program verified for a target (what `ptosim verify --target` reports) and
 // the engine entry run on that target give the same rule code for the same operand. Every row: an element
-// type only a5 takes, valid shapes that differ, a tile in L1; the attributes' spellings; TCMP's int32 mode
-// rule and mask size; TCVT's pairs.
+// type only a5 takes, one only the cpu profile takes, valid shapes that differ, a tile in L1; the
+// attributes' spellings; TCMP's int32 mode rule and mask size; TCVT's pairs.
 #include "elementwise_instructions/rows.hpp"
 #include "elementwise_instructions/text_programs.hpp"
 #include "support/test_support.hpp"
@@ -88,7 +88,7 @@ struct RowEntry {
     void (*call)(const EngineOperands&);
 };
 constexpr RowEntry kEntries[] = {
-#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
+#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
     EWINSTR_COVERED_##KindName({#NAME, [](const EngineOperands& o) { call_engine_entry<Kind::KindName>(EWINSTR_ENGINE_ENTRY(entry), o); }},)
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE
@@ -166,6 +166,27 @@ TEST(ElementwiseLegality, AnElementTypeOnlyA5TakesIsRefusedOnA2A3ByBothDoors)
         expect_both_doors_accept(p, Target::A5, [&] { run_row_entry(i, call); });
     }
     EXPECT_GE(rows_checked, 25);
+}
+
+// The row's CPU_DTYPES (what the public CPU simulation computes beyond both pages): each refused by both
+// real targets with the row's dtype code, and run by the cpu profile, through both doors.
+TEST(ElementwiseLegality, AnElementTypeOnlyTheCpuProfileTakesIsRefusedOnBothTargetsByBothDoors)
+{
+    int types_checked = 0;
+    for (std::size_t i = 0; i < std::size(kRows); ++i) {
+        const Row& row = kRows[i];
+        for (DType t : kElementTypes) {
+            if (!row.dtype_ok(pto::profile::kCpu, t) || row.dtype_ok(pto::profile::kA2A3, t) || row.dtype_ok(pto::profile::kA5, t))
+                continue;
+            ++types_checked;
+            const RowCall call{{t}, {t}, {t}};
+            const Program p = row_program(row, call);
+            for (Target target : {Target::A2A3, Target::A5})
+                expect_both_doors_report("LEGAL_" + std::string(row.name) + "_DTYPE", p, target, [&] { run_row_entry(i, call); });
+            expect_both_doors_accept(p, Target::Cpu, [&] { run_row_entry(i, call); });
+        }
+    }
+    EXPECT_GE(types_checked, 24);
 }
 
 TEST(ElementwiseLegality, ASourceWhoseValidShapeDiffersFromDstsIsRunValidShape)

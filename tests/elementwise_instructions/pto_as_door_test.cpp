@@ -1,8 +1,12 @@
 // The PTO-AS door: for a row of every Kind, and for TCMP -> TSEL, TCMPS, TSELS and TCVT, a program in each
 // spelling (DPS, SSA, PTO assembly) runs through the interpreter on random arrays loaded into tiles with a
 // random partial valid region, and gives exactly the bits the C++ intrinsic gives on the same data.
+#include "elementwise_instructions/rows.hpp"
 #include "elementwise_instructions/text_programs.hpp"
 #include "support/test_support.hpp"
+
+#include <cctype>
+#include <optional>
 
 namespace ewinstr::text {
 namespace {
@@ -145,6 +149,78 @@ TEST_F(PtoAsDoor, MathWithPrecision)
     expect_every_spelling_gives(array_of(rsqrt.desc()), {{"a", h}}, {}, [&](Spelling s) {
         return instruction(s, "trsqrt", {tile("%a_tile", h.shape())}, tile("%result", h.shape()), "{precision = #pto<precision high>}");
     });
+}
+
+// A row on an element type only the cpu profile takes (its CPU_DTYPES): `cpp_door(dst, src0, src1, tmp)`
+// on random data without zeros (an integer reciprocal of 0 stops checked mode) gives the reference's
+// elements, every spelling gives its bits, and checked mode warned WARN_CPU_ONLY at the instruction.
+template <typename T, typename CppDoor>
+void expect_cpu_only_type(const std::string& mnemonic, int tile_sources, std::optional<int> scalar, CppDoor cpp_door, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    const DType t = pto::engine::dtype_of<T>;
+    const Region region = random_region(rng);
+    std::string name = mnemonic;
+    for (char& ch : name) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    const Row& row = row_named(name);
+    ASSERT_TRUE(row.dtype_ok(pto::profile::kCpu, t) && !row.dtype_ok(pto::profile::kA2A3, t) && !row.dtype_ok(pto::profile::kA5, t))
+        << name << " " << dtype_text(t);
+    std::vector<Input> inputs;
+    std::vector<Value> sources;
+    for (int i = 0; i < tile_sources; ++i) {
+        Array a = random_array(t, region.rows, region.cols, rng);
+        for (int k = 0; k < region.rows * region.cols; ++k)
+            if (load(a.bytes.data(), k, t) == 0) store(a.bytes.data(), k, t, is_float(t) ? round_to(t, 3.0) : 3);
+        const std::string input = i == 0 ? "a" : "b";
+        inputs.push_back({input, a});
+        sources.push_back(tile("%" + input + "_tile", a.shape()));
+    }
+    std::vector<Scalar> scalars;
+    if (scalar) {
+        scalars.push_back({"s", "i32", double(*scalar)});
+        sources.push_back({"%s", "i32"});
+    }
+    const Array& a = inputs[0].data;
+    auto src0 = tile_of<T>(a);
+    auto src1 = tile_of<T>(inputs.back().data);
+    RegionTile<T> dst(region.rows, region.cols), tmp(region.rows, region.cols);
+    pto::runtime::clear_warnings();
+    cpp_door(dst, src0, src1, tmp);
+    const Array result = array_of(dst.desc());
+    for (int r = 0; r < region.rows; ++r) {
+        for (int c = 0; c < region.cols; ++c) {
+            const uint64_t b = scalar ? wrap(t, *scalar) : inputs.back().data.at(r, c);
+            const std::string wrong = mismatch(row.op, t, Precision::Default, a.at(r, c), b, result.at(r, c));
+            ASSERT_TRUE(wrong.empty()) << name << " " << dtype_text(t) << " element (" << r << ", " << c << ") " << wrong;
+        }
+    }
+    const bool takes_tmp = row.kind == Kind::BinaryTmp;
+    expect_every_spelling_gives(result, inputs, scalars, [&](Spelling sp) {
+        std::vector<Value> operands = sources;
+        std::string alloc;
+        if (takes_tmp) {
+            operands.push_back(tile("%tmp", a.shape()));
+            alloc = "  %tmp = pto.alloc_tile : " + operands.back().type + "\n";
+        }
+        return alloc + instruction(sp, mnemonic, operands, tile("%result", a.shape()));
+    });
+    bool warned = false;
+    for (const pto::Diagnostic& w : pto::runtime::warnings())
+        warned |= w.code == "WARN_CPU_ONLY" && w.instruction == name && pto::test::mentions(w, "LEGAL_" + name + "_DTYPE");
+    EXPECT_TRUE(warned) << name << " " << dtype_text(t);
+    pto::runtime::clear_warnings();
+}
+
+TEST_F(PtoAsDoor, ElementTypesOnlyTheCpuProfileTakesRunAndWarn)
+{
+    expect_cpu_only_type<int32_t>("tlog", 1, {}, [](auto& d, auto& s, auto&, auto&) { pto::TLOG(d, s); }, 11);
+    expect_cpu_only_type<int16_t>("trecip", 1, {}, [](auto& d, auto& s, auto&, auto&) { pto::TRECIP(d, s); }, 12);
+    expect_cpu_only_type<int32_t>("texp", 1, {}, [](auto& d, auto& s, auto&, auto&) { pto::TEXP(d, s); }, 13);
+    expect_cpu_only_type<bfloat16_t>("tsqrt", 1, {}, [](auto& d, auto& s, auto&, auto&) { pto::TSQRT(d, s); }, 14);
+    expect_cpu_only_type<int16_t>("trelu", 1, {}, [](auto& d, auto& s, auto&, auto&) { pto::TRELU(d, s); }, 15);
+    expect_cpu_only_type<int32_t>("tprelu", 2, {}, [](auto& d, auto& s0, auto& s1, auto& tmp) { pto::TPRELU(d, s0, s1, tmp); }, 16);
+    expect_cpu_only_type<int16_t>("tlrelu", 1, -3, [](auto& d, auto& s, auto&, auto&) { pto::TLRELU(d, s, int16_t(-3)); }, 17);
+    expect_cpu_only_type<uint8_t>("tmuls", 1, 7, [](auto& d, auto& s, auto&, auto&) { pto::TMULS(d, s, uint8_t(7)); }, 18);
 }
 
 TEST_F(PtoAsDoor, PowTpowWithTmp)

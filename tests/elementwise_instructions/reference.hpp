@@ -174,6 +174,16 @@ inline Wide integer_power(DType t, Wide base, Wide exponent)
     return int_value(t, result);
 }
 
+// x converted to integer type t as TCVT converts with truncation and saturation: toward zero, clamped to
+// the type's range, NaN to 0.
+inline uint64_t truncated_saturated(DType t, long double x)
+{
+    if (std::isnan(x)) return 0;
+    if (x >= static_cast<long double>(int_max(t))) return wrap(t, int_max(t));
+    if (x <= static_cast<long double>(int_min(t))) return wrap(t, int_min(t));
+    return wrap(t, Wide(std::trunc(x)));
+}
+
 // The result bits of an integer operation.
 inline uint64_t int_reference(Op op, DType t, uint64_t a_bits, uint64_t b_bits)
 {
@@ -207,6 +217,14 @@ inline uint64_t int_reference(Op op, DType t, uint64_t a_bits, uint64_t b_bits)
         case Op::Not: return ~a_bits & width_mask(t);
         case Op::Relu: return wrap(t, std::max<Wide>(a, 0));
         case Op::Pow: return wrap(t, integer_power(t, a, b));
+        case Op::Prelu: return a > 0 ? wrap(t, a) : int_reference(Op::Mul, t, a_bits, b_bits);
+        // The elementary functions of integers (the cpu profile's): the real function, then TCVT's
+        // truncating saturating conversion; the reciprocal is TDIV's integer quotient 1 / a.
+        case Op::Exp: return truncated_saturated(t, std::exp(static_cast<long double>(a)));
+        case Op::Log: return truncated_saturated(t, std::log(static_cast<long double>(a)));
+        case Op::Sqrt: return truncated_saturated(t, std::sqrt(static_cast<long double>(a)));
+        case Op::Rsqrt: return truncated_saturated(t, 1.0L / std::sqrt(static_cast<long double>(a)));
+        case Op::Recip: return int_reference(Op::Div, t, 1, a_bits);
         default: return 0;  // float-only operations
     }
 }

@@ -49,7 +49,7 @@ enum RowMode { Plain, Precise };
 #define EWINSTR_COVERED_Expand(...)
 
 inline constexpr Row kRows[] = {
-#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
+#define PTO_ELEMENTWISE(NAME, entry, OpName, KindName, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
     EWINSTR_COVERED_##KindName({#NAME, #entry, Op::OpName, Kind::KindName, detail::Mode == detail::Precise, &pto::rules::entry##_dtype_ok},)
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE

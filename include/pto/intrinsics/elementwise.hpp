@@ -130,7 +130,7 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
                   #NAME "'s template argument is a " #Precision " (DEFAULT or HIGH_PRECISION)");
 #define PTO_DETAIL_PRECISION_ARG_Plain
 #define PTO_DETAIL_PRECISION_ARG_Precise , PrecisionType
-#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES)                    \
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES)                    \
     PTO_DETAIL_HEAD_##Mode(Precision) PTO_DETAIL_TYPES_##Kind, typename... WaitEvents >                    \
     PTO_INST RecordEvent NAME(PTO_DETAIL_PARAMS_##Kind, WaitEvents&... events)                            \
     {                                                                                                      \
@@ -138,7 +138,7 @@ inline constexpr engine::DType element_dtype_of = engine::dtype_of<typename Tile
         PTO_DETAIL_CHECK_##Kind;                                                                           \
         static_assert(rules::entry##_dtype_ok(profile::kProfile, detail::element_dtype_of<TileDataDst>), \
                       "LEGAL_" #NAME "_DTYPE: " #NAME " takes " #A2A3_DTYPES " on a2a3 and " #A5_DTYPES  \
-                      " on a5 (the cpu profile takes both)");                                              \
+                      " on a5 (the cpu profile takes both, and " #CPU_DTYPES ")");                          \
         WaitAllEvents(events...);                                                                          \
         engine::entry(PTO_DETAIL_ARGS_##Kind PTO_DETAIL_PRECISION_ARG_##Mode);                             \
         return {};                                                                                         \

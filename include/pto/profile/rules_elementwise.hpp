@@ -17,6 +17,7 @@ namespace elementwise {
 // A set of element types, one bit per engine::DType.
 class DTypeSet {
 public:
+    constexpr DTypeSet() = default;
     constexpr DTypeSet(std::initializer_list<engine::DType> types)
     {
         for (engine::DType t : types) bits_ |= bit(t);
@@ -30,11 +31,13 @@ private:
     uint32_t bits_ = 0;
 };
 
-// The element types an instruction accepts on each real target. The cpu profile accepts their union,
-// so that a kernel written for either target runs on it.
+// The element types an instruction accepts on each real target, and those only the cpu profile adds.
+// The cpu profile accepts the union of the three, so that a kernel written for either target, or for the
+// public CPU simulation, runs on it.
 struct TargetDTypes {
     DTypeSet a2a3;
     DTypeSet a5;
+    DTypeSet cpu_only = {};
 
     constexpr DTypeSet on(profile::Target t) const
     {
@@ -43,15 +46,16 @@ struct TargetDTypes {
             case profile::Target::A5: return a5;
             case profile::Target::Cpu: break;
         }
-        return a2a3 | a5;
+        return a2a3 | a5 | cpu_only;
     }
 };
 
 // The element types of each element-wise instruction, from its row in pto/isa/instructions.def:
 // k<NAME>DTypes.
 #define PTO_ISA_DTYPES(...) __VA_ARGS__
-#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
-    inline constexpr TargetDTypes k##NAME##DTypes{{PTO_ISA_DTYPES A2A3_DTYPES}, {PTO_ISA_DTYPES A5_DTYPES}};
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
+    inline constexpr TargetDTypes k##NAME##DTypes{                                                  \
+        {PTO_ISA_DTYPES A2A3_DTYPES}, {PTO_ISA_DTYPES A5_DTYPES}, {PTO_ISA_DTYPES CPU_DTYPES}};
 using enum engine::DType;
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE
@@ -59,8 +63,8 @@ using enum engine::DType;
 }  // namespace elementwise
 
 // Rules LEGAL_<NAME>_DTYPE (`<entry>_dtype_ok`, e.g. tadd_dtype_ok): the element type is one the
-// profile's target supports for the instruction.
-#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
+// profile's target supports for the instruction (the cpu profile: also its CPU_DTYPES).
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
     constexpr bool entry##_dtype_ok(const profile::Profile& p, engine::DType t)            \
     {                                                                                        \
         return elementwise::k##NAME##DTypes.on(p.target).contains(t);                        \

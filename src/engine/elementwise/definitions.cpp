@@ -197,7 +197,7 @@ void check_operands(const char* code, std::span<const Form> forms, const profile
 #define PTO_DETAIL_ATTRIBUTES_Plain std::span<const AttributeSpec>{}
 #define PTO_DETAIL_ATTRIBUTES_Precise kPrecisionAttributes
 
-#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES)                          \
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES)                          \
     PTO_DETAIL_ENTRY_##Mode(NAME, entry, Op, Kind, Precision)                                                    \
     constexpr InstrDef definitions::NAME{                                                                        \
         .id = Instr::NAME,                                                                                       \

@@ -28,15 +28,20 @@ using DTypeRule = bool (*)(const profile::Profile&, DType);
 // Whether an instruction reads dst's old value (TMULADDDST, TAXPY, ...).
 enum class ReadsDst : bool { No, Yes };
 
-// Checks the operands, requires the sources written, runs `kernel.template operator()<T>()` for dst's
-// element type and marks dst written.
+// Checks the operands (in checked mode, WARN_CPU_ONLY for what only the cpu profile takes: an element type
+// of the row's CPU_DTYPES, a layout), requires the sources written, runs `kernel.template operator()<T>()`
+// for dst's element type and marks dst written.
 template <DTypeRule DTypeOk, typename Kernel>
 void run_instruction(const char* dtype_code, const TileDesc& dst, std::initializer_list<NamedTile> sources,
                      Kernel&& kernel, ReadsDst reads_dst = ReadsDst::No)
 {
     const BinaryRules rules{dtype_code, DTypeOk};
+    const std::span<const NamedTile> named(sources.begin(), sources.size());
     StopAtFirstFinding stop;
-    check_elementwise_operands(runtime::active_profile(), rules, dst, {sources.begin(), sources.size()}, stop);
+    check_elementwise_operands(runtime::active_profile(), rules, dst, named, stop);
+    warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& sink) {
+        check_elementwise_operands(p, rules, dst, named, sink);
+    });
     for (const NamedTile& source : sources) require_written(source.tile, source.name);
     if (reads_dst == ReadsDst::Yes) require_written(dst, "dst");
     const bool ran = visit_arithmetic_type(dst.dtype, [&]<typename T>() {

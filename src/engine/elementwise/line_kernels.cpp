@@ -274,7 +274,7 @@ struct Vector<Shr> {
 template <>
 struct Vector<Prelu> {
     template <typename T>
-    static constexpr bool kFor = kFloat<T>;
+    static constexpr bool kFor = Vector<Mul>::kFor<T>;
     template <class D, class V>
     static V apply(D d, V a, V slope)
     {

@@ -1,11 +1,17 @@
 #include "engine/elementwise/math_kernel.hpp"
 
+#include <cmath>
 #include <concepts>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
+#include <pto/engine/dtype_of.hpp>
+#include <pto/numeric/convert.hpp>
+#include <pto/runtime/memory.hpp>
+
 #include "engine/elementwise/element_format.hpp"
+#include "engine/elementwise/operations.hpp"
 #include "engine/source_staging.hpp"
 
 namespace pto::engine::elementwise {
@@ -58,6 +64,24 @@ T integer_power(T base, T exponent)
     return T(result);
 }
 
+// fn of an integer element in double, converted back as math_kernel says.
+template <std::integral T>
+T integer_math_element(MathFn fn, T x)
+{
+    const double v = static_cast<double>(x);
+    double y = 0;
+    switch (fn) {
+        case MathFn::Exp: y = std::exp(v); break;
+        case MathFn::Log: y = std::log(v); break;
+        case MathFn::Sqrt: y = std::sqrt(v); break;
+        case MathFn::Rsqrt: y = 1.0 / std::sqrt(v); break;
+        case MathFn::Recip: y = 1.0 / v; break;
+    }
+    T result;
+    numeric::from_double(dtype_of<T>, &result, 0, y, RoundMode::CAST_TRUNC, SaturationMode::ON);
+    return result;
+}
+
 }  // namespace
 
 void math_kernel(MathFn fn, MathAccuracy accuracy, const TileDesc& dst, const TileDesc& source)
@@ -71,9 +95,17 @@ void math_kernel(MathFn fn, MathAccuracy accuracy, const TileDesc& dst, const Ti
         case DType::F16:
             if (lines) return half_math_lines(fn, accuracy, lines_of<uint16_t>(dst), lines_of<const uint16_t>(src), line_shape(dst));
             return each_element<uint16_t>(dst, src, [&](uint16_t x, int, int) { return half_math_element(fn, accuracy, x); });
-        default:
+        case DType::BF16:
             if (lines) return bfloat16_math_lines(fn, accuracy, lines_of<uint16_t>(dst), lines_of<const uint16_t>(src), line_shape(dst));
             return each_element<uint16_t>(dst, src, [&](uint16_t x, int, int) { return bfloat16_math_element(fn, accuracy, x); });
+        default:
+            visit_arithmetic_type(dst.dtype, [&]<typename T>() {
+                if constexpr (std::is_integral_v<T>) {
+                    if (fn == MathFn::Recip && runtime::checked()) require_nonzero_divisors<T>(src, "src");
+                    each_element<T>(dst, src, [&](T x, int, int) { return integer_math_element<T>(fn, x); });
+                }
+                return true;
+            });
     }
 }
 

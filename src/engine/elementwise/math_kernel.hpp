@@ -9,7 +9,11 @@
 
 namespace pto::engine::elementwise {
 
-// dst = fn(src) over dst's valid region; f32, f16 and bf16 tiles.
+// dst = fn(src) over dst's valid region. f32, f16 and bf16 tiles as math_lines.hpp says; integer tiles
+// (the cpu profile's, as the public CPU simulation computes them) take fn of the value in double,
+// converted as TCVT converts a double with CAST_TRUNC and saturation: truncated toward zero, clamped to
+// the type's range, NaN to 0. So TRECIP of an integer is TDIV's saturating quotient 1 / x (1 / 0 the
+// type's maximum), and in checked mode a zero is RUN_DIV_BY_ZERO, as TDIV's.
 void math_kernel(MathFn fn, MathAccuracy accuracy, const TileDesc& dst, const TileDesc& src);
 
 // dst = pow(base, exponent) over dst's valid region, the exponent a tile or (exponent == nullptr) the

@@ -288,13 +288,13 @@ struct Fmod : ChecksIntegerDivisors {
 };
 
 // TPRELU (per-element slope), TLRELU (scalar slope): a > 0 ? a : a * slope. A NaN is not > 0 and stays
-// NaN; -0 stays -0 times the slope.
+// NaN; -0 stays -0 times the slope. Integers (the cpu profile's): the product wraps, as Mul's.
 struct Prelu {
     static constexpr LineOp kLines = LineOp::Prelu;
-    template <std::floating_point C>
+    template <Arithmetic C>
     static C apply(C a, C slope)
     {
-        return a > 0 ? a : a * slope;
+        return a > 0 ? a : Mul::apply(a, slope);
     }
 };
 

@@ -58,7 +58,7 @@ enum class ScalarSide : uint8_t { Right, Left };
 #define PTO_DETAIL_ENTRY_Plain(entry, Kind, Precision) void entry(PTO_DETAIL_OPERANDS_##Kind);
 #define PTO_DETAIL_ENTRY_Precise(entry, Kind, Precision) \
     void entry(PTO_DETAIL_OPERANDS_##Kind, Precision precision = Precision::DEFAULT);
-#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES) \
+#define PTO_ELEMENTWISE(NAME, entry, Op, Kind, Mode, Precision, A2A3_DTYPES, A5_DTYPES, CPU_DTYPES) \
     PTO_DETAIL_ENTRY_##Mode(entry, Kind, Precision)
 #include <pto/isa/instructions.def>
 #undef PTO_ELEMENTWISE

@@ -1,6 +1,7 @@
 // TROWARGMAX TROWARGMIN TCOLARGMAX TCOLARGMIN against a reference search written from the rule (first of
 // the largest / smallest, NaN losing to any number, -0 below +0) over random shapes, partial valid
-// regions, every element type, ties, NaNs and zeros of both signs; both forms, both doors; the rules.
+// regions, every element type, ties, NaNs and zeros of both signs; both forms, both doors; the rules, and
+// the cpu profile's wider types with their WARN_CPU_ONLY.
 #include <pto/pto-inst.hpp>
 
 #include <gtest/gtest.h>
@@ -28,7 +29,7 @@ template <typename T>
 T random_element(std::mt19937& rng)
 {
     const int pick = int(rng() % 16);
-    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
+    if constexpr (!std::is_integral_v<T>) {
         if (pick == 0) return T(std::numeric_limits<float>::quiet_NaN());
         if (pick == 1) return T(-0.0f);
         if (pick == 2) return T(0.0f);
@@ -138,6 +139,54 @@ TEST(ArgReduce, ColumnsOfEveryTypeEveryForm)
     expect_search<int32_t, int32_t, false, true, true>(12);
 }
 
+// The cpu profile searches, rows and columns, every type the public CPU simulation searches that a double
+// holds exactly (its trowreduceidx program searches int32 rows into int32 indices).
+TEST(ArgReduce, TheCpuProfileSearchesIntegerAndBfloat16LinesToo)
+{
+    expect_search<int32_t, int32_t, true, true, false>(13);
+    expect_search<int32_t, uint32_t, true, false, true>(14);
+    expect_search<uint16_t, int32_t, true, true, true>(15);
+    expect_search<int16_t, uint32_t, true, false, false>(16);
+    expect_search<uint32_t, int32_t, true, true, true>(17);
+    expect_search<bfloat16_t, uint32_t, true, true, true>(18);
+    expect_search<bfloat16_t, int32_t, false, false, true>(19);
+    expect_search<int8_t, uint32_t, false, true, true>(20);  // no target searches 8-bit columns with values
+}
+
+// What only the cpu profile searches, both real targets refuse, and checked mode warns about.
+TEST(ArgReduce, CpuOnlySearchesAreRefusedByBothTargetsAndWarnInCheckedMode)
+{
+    using Src = Tile<TileType::Vec, int32_t, 3, 8, BLayout::RowMajor, 3, 5>;
+    using Idx = Tile<TileType::Vec, int32_t, 3, 8, BLayout::RowMajor, 3, 1>;
+    Src src;
+    Idx idx;
+    const engine::TileDesc s = src.desc(), i = idx.desc();
+    for (profile::Target t : {profile::Target::A2A3, profile::Target::A5}) {
+        engine::FirstFinding finding;
+        engine::check_arg_reduce(profile::profile_of(t), rules::ReduceOp::Max, true, i, nullptr, s, nullptr, finding);
+        EXPECT_EQ(finding.first.code, "LEGAL_TROWARGMAX_DTYPE");
+    }
+    for (int e = 0; e < 3 * 8; ++e) src.SetValue(uint32_t(e), (e * 7) % 5 - 2);
+    runtime::clear_warnings();
+    {
+        ScopedChecked checked;
+        EXPECT_EQ(diagnostic_of([&] { TROWARGMAX(idx, src, src); }).code, "no error");
+    }
+    ASSERT_EQ(runtime::warnings().size(), 1u);
+    EXPECT_EQ(runtime::warnings()[0].code, "WARN_CPU_ONLY");
+    EXPECT_EQ(runtime::warnings()[0].instruction, "TROWARGMAX");
+    EXPECT_TRUE(mentions(runtime::warnings()[0], "LEGAL_TROWARGMAX_DTYPE")) << runtime::warnings()[0].message;
+    runtime::clear_warnings();
+    // A search both targets take warns nothing.
+    Tile<TileType::Vec, float, 3, 8, BLayout::RowMajor, 3, 5> f;
+    for (int e = 0; e < 3 * 8; ++e) f.SetValue(uint32_t(e), float(e % 4));
+    {
+        ScopedChecked checked;
+        EXPECT_EQ(diagnostic_of([&] { TROWARGMIN(idx, f, f); }).code, "no error");
+    }
+    EXPECT_TRUE(runtime::warnings().empty());
+}
+
 TEST(ArgReduce, RulesPerTarget)
 {
     Tile<TileType::Vec, float, 8, 16> src;
@@ -216,6 +265,32 @@ TEST(ArgReduceText, RowValuesAndIndicesRunAndCheck)
     bool dtype_reported = false;
     for (const auto& d : as::verify(parsed_bad.module, profile::Target::A5)) dtype_reported |= d.code == "LEGAL_TROWARGMIN_DTYPE";
     EXPECT_TRUE(dtype_reported);
+    // An i32 program: a5 refuses it, the cpu profile runs it (and warns in checked mode).
+    std::string ints = program;
+    for (std::size_t at; (at = ints.find("f32")) != std::string::npos;) ints.replace(at, 3, "i32");
+    const as::ParseResult parsed_ints = as::parse(ints, "argmin.pto");
+    ASSERT_TRUE(parsed_ints.ok());
+    dtype_reported = false;
+    for (const auto& d : as::verify(parsed_ints.module, profile::Target::A5)) dtype_reported |= d.code == "LEGAL_TROWARGMIN_DTYPE";
+    EXPECT_TRUE(dtype_reported);
+    const auto on_cpu = as::verify(parsed_ints.module, profile::Target::Cpu);
+    ASSERT_TRUE(on_cpu.empty()) << on_cpu[0].format();
+    std::vector<int32_t> xi(8 * 32), vi(8), ii(8);
+    for (auto& e : xi) e = random_element<int32_t>(rng);
+    runtime::clear_warnings();
+    as::RunOptions checked_options;
+    checked_options.checked = true;
+    const as::RunResult ri = as::run(parsed_ints.module, {argument("x", xi), argument("v", vi), argument("i", ii)}, checked_options);
+    ASSERT_TRUE(ri.ok()) << (ri.diagnostics.empty() ? "" : ri.diagnostics[0].format());
+    for (int row = 0; row < 8; ++row) {
+        const std::vector<int32_t> line(xi.begin() + row * 32, xi.begin() + row * 32 + 32);
+        EXPECT_EQ(ii[size_t(row)], best_of(line, false)) << row;
+        EXPECT_EQ(vi[size_t(row)], line[size_t(best_of(line, false))]) << row;
+    }
+    bool warned = false;
+    for (const Diagnostic& w : runtime::warnings()) warned |= w.code == "WARN_CPU_ONLY" && w.instruction == "TROWARGMIN";
+    EXPECT_TRUE(warned);
+    runtime::clear_warnings();
 }
 
 }  // namespace

@@ -188,7 +188,7 @@ RecordEvent arg_reduce(Idx& idx, const engine::TileDesc* value, Src& src, Tmp& t
                       detail::arg_output_layout_ok_v<ROWS, Val>,                                                   \
                   "LEGAL_" #NAME "_LAYOUT: src is ND (columns: or DN); the results are ND (rows: or DN with one "  \
                   "column)");                                                                                      \
-    static_assert(ROWS ? rules::row_arg_dtype_ok(detail::dtype_v<Src>)                                             \
+    static_assert(ROWS ? rules::row_arg_dtype_ok(profile::kProfile, detail::dtype_v<Src>)                          \
                        : rules::col_arg_dtype_ok(profile::kProfile, detail::dtype_v<Src>, WITH_VALUE),             \
                   "LEGAL_" #NAME "_DTYPE: " #NAME " does not search this element type on PTO_TARGET");             \
     static_assert(rules::arg_index_dtype_ok(profile::kProfile, detail::dtype_v<Idx>, detail::dtype_v<Src>, !(ROWS) && (WITH_VALUE)), \

@@ -80,17 +80,24 @@ constexpr bool tcolsum_tmp_ok(const profile::Profile& p, TileType loc, BLayout b
 
 // Rule LEGAL_<NAME>_DTYPE of the argument reductions (src). Rows: half or float on every target.
 // Columns: A2/A3 half, float, uint16, uint32; A5 also the 8-, 16- and 32-bit integers; with the value
-// output no 8-bit type.
-constexpr bool row_arg_dtype_ok(engine::DType src)
+// output no 8-bit type. The cpu profile also searches, in either direction and form, every type the
+// public CPU simulation searches that a double holds exactly (its test program searches int32 rows):
+// half, bfloat16, float and the 8-, 16- and 32-bit integers.
+constexpr bool cpu_arg_dtype_ok(const profile::Profile& p, engine::DType src)
 {
-    return src == engine::DType::F16 || src == engine::DType::F32;
+    using enum engine::DType;
+    return p.target == profile::Target::Cpu && detail::one_of(src, {F16, BF16, F32, I8, U8, I16, U16, I32, U32});
+}
+constexpr bool row_arg_dtype_ok(const profile::Profile& p, engine::DType src)
+{
+    return src == engine::DType::F16 || src == engine::DType::F32 || cpu_arg_dtype_ok(p, src);
 }
 constexpr bool col_arg_dtype_ok(const profile::Profile& p, engine::DType src, bool with_value)
 {
     using enum engine::DType;
     const bool a2a3 = detail::one_of(src, {F16, F32, U16, U32});
     const bool a5 = detail::one_of(src, {F16, F32, I16, U16, I32, U32}) || (!with_value && detail::one_of(src, {I8, U8}));
-    return detail::on_profile(p, a2a3, a5);
+    return detail::on_profile(p, a2a3, a5) || cpu_arg_dtype_ok(p, src);
 }
 
 // Rule LEGAL_<NAME>_INDEX_DTYPE: indices are uint32 or int32; a column's value-and-index form of a

@@ -61,11 +61,15 @@ void check_arg_reduce(const profile::Profile& p, ReduceOp op, bool rows, const T
             report(sink, code(op, rows, "LAYOUT").c_str(), operand, rows ? "a row's result is ND, or DN with one column" : "the results are an ND row",
                    rows ? "ND, or DN with 1 column" : "ND", "another layout");
     }
-    const bool dtype_ok = rows ? rules::row_arg_dtype_ok(src.dtype) : rules::col_arg_dtype_ok(p, src.dtype, value != nullptr);
-    if (!dtype_ok)
+    const bool dtype_ok = rows ? rules::row_arg_dtype_ok(p, src.dtype) : rules::col_arg_dtype_ok(p, src.dtype, value != nullptr);
+    if (!dtype_ok) {
+        const char* expected = p.target == profile::Target::Cpu ? "f16, bf16, f32 or an 8-, 16- or 32-bit integer"
+                               : rows                            ? "f16 or f32"
+                               : p.target == profile::Target::A2A3 ? "f16, f32, u16 or u32"
+                                                                   : "8-, 16- or 32-bit (no 8-bit with values)";
         report(sink, code(op, rows, "DTYPE").c_str(), "src", name + " does not search this element type on " + std::string(p.name),
-               rows ? "f16 or f32" : (p.target == profile::Target::A2A3 ? "f16, f32, u16 or u32" : "8-, 16- or 32-bit (no 8-bit with values)"),
-               dtype_text(src.dtype));
+               expected, dtype_text(src.dtype));
+    }
     if (!rules::arg_index_dtype_ok(p, index.dtype, src.dtype, !rows && value))
         report(sink, code(op, rows, "INDEX_DTYPE").c_str(), "dst_idx", "indices are 32-bit integers (16-bit for a column's values of a 16-bit type)",
                !rows && value && dtype_bits(src.dtype) == 16 ? "u16 or i16" : "u32 or i32", dtype_text(index.dtype));
@@ -94,6 +98,9 @@ void targ_reduce(ReduceOp op, bool rows, const TileDesc& index, const TileDesc* 
     runtime::InstructionScope scope(name_of(op, rows));
     StopAtFirstFinding stop;
     check_arg_reduce(runtime::active_profile(), op, rows, index, value, src, tmp, stop);
+    warn_if_cpu_only(runtime::active_profile(), [&](const profile::Profile& p, LegalitySink& sink) {
+        check_arg_reduce(p, op, rows, index, value, src, tmp, sink);
+    });
     require_written(src, "src");
     const int lines = rows ? src.valid_rows : src.valid_cols, length = rows ? src.valid_cols : src.valid_rows;
     for (int line = 0; line < lines; ++line) {

@@ -457,9 +457,14 @@ TEST(TstoreIllegal, TypesAndAtomics)
     std::vector<std::byte> hs, hg;
     TileDesc h = vec_tile(hs, DType::F16, 2, 16);
     const GlobalDesc gh = flat_global(hg, DType::F16, 2, 16);
-    auto d = diagnostic_of([&] { engine::tstore(gh, h, AtomicType::AtomicAdd); });
+    auto d = diagnostic_of([&] { engine::tstore(g8, fp8, AtomicType::AtomicAdd); });  // cpu: no fp8 sums
     EXPECT_EQ(d.code, "LEGAL_TSTORE_ATOMIC");
-    EXPECT_TRUE(mentions(d, "f16")) << d.message;
+    EXPECT_TRUE(mentions(d, "e5m2")) << d.message;
+    EXPECT_EQ(diagnostic_of([&] { engine::tstore(gh, h, AtomicType::AtomicAdd); }).code, "no error");  // cpu only
+    {
+        ScopedTarget a2a3(profile::Target::A2A3);
+        EXPECT_EQ(diagnostic_of([&] { engine::tstore(gh, h, AtomicType::AtomicAdd); }).code, "LEGAL_TSTORE_ATOMIC");
+    }
 
     std::vector<std::byte> fs, fg;
     TileDesc f = vec_tile(fs, DType::F32, 2, 16);

@@ -136,7 +136,7 @@ constexpr void static_check_tmov()
     static_assert(rules::tmov_location_ok(target, SrcTileData::Loc, DstTileData::Loc),
                   "LEGAL_TMOV_LOCATION: TMOV has no path between these tile locations on PTO_TARGET");
     if constexpr (Quantized) {
-        static_assert(rules::tmov_quant_source_ok(SrcTileData::Loc),
+        static_assert(rules::tmov_quant_source_ok(target, SrcTileData::Loc, src_type, dst_type),
                       "LEGAL_TMOV_LOCATION: a quantizing TMOV moves out of an accumulator");
         static_assert(rules::acc_quant_output_dtype_ok(target, src_type, dst_type),
                       "LEGAL_TMOV_QUANT_DTYPE: a quantizing move makes f32 -> i8/u8 (a5: also f16/bf16/hif8/e4m3/f32) "
@@ -157,7 +157,7 @@ constexpr void static_check_tmov()
     static_assert(rules::tmov_source_layout_ok(target, SrcTileData::Loc, DstTileData::Loc, SrcTileData::BFractal,
                                                SrcTileData::SFractal),
                   "LEGAL_TMOV_LAYOUT: on a5 the cube reads Left/Right operands from Nz, Zn or row-major L1 tiles");
-    static_assert(rules::tmov_mode_ok(SrcTileData::Loc, DstTileData::Loc, reluMode, mode),
+    static_assert(rules::tmov_mode_ok(target, SrcTileData::Loc, DstTileData::Loc, reluMode, mode),
                   "LEGAL_TMOV_MODE: ReLU applies to moves out of an accumulator, split modes to Acc -> Vec");
 }
 
@@ -175,8 +175,8 @@ RecordEvent move_quantized(DstTileData& dst, SrcTileData& src, FpTileData& fp)
 {
     static_check_tmov<DstTileData, SrcTileData, reluMode, mode, true>();
     static_assert(is_tile_data_v<FpTileData> &&
-                      rules::fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
-                  "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t");
+                      rules::fp_table_ok(profile::kProfile, FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
+                  "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t (cpu: a uint64_t tile)");
     const engine::TileDesc table = fp.desc();
     engine::tmov(dst.desc(), src.desc(), engine::AccQuantization{.per_column = &table}, reluMode, mode);
     return {};
@@ -281,7 +281,7 @@ requires detail::names_no_atomic_type<WaitEvents...> PTO_INST RecordEvent TSTORE
         detail::static_check_tstore<TileData, GlobalData>();
         static_assert(
             rules::tstore_atomic_ok(profile::kProfile, atomicType, engine::dtype_of<typename GlobalData::DType>),
-            "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+            "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5; cpu: also f16, bf16 and integers)");
         WaitAllEvents(events...);
         engine::tstore(dst.desc(), src.desc(), atomicType);
     }
@@ -324,7 +324,7 @@ PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... event
                   "LEGAL_TSTORE_RELU: a ReLU pre-mode applies to stores from an accumulator");
     static_assert(
         rules::tstore_atomic_ok(profile::kProfile, atomicType, engine::dtype_of<typename GlobalData::DType>),
-        "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+        "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5; cpu: also f16, bf16 and integers)");
     WaitAllEvents(events...);
     engine::tstore(dst.desc(), src.desc(), atomicType, reluPreMode);
     return {};
@@ -355,7 +355,7 @@ constexpr void static_check_quantizing_store()
                   "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
                   "into NZ and the convolution layouts");
     static_assert(rules::tstore_atomic_ok(target, atomicType, global_type),
-                  "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5)");
+                  "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5; cpu: also f16, bf16 and integers)");
     static_check_acc_conv_store<TileData, GlobalData>();
     static_check_global_transfer<TileData, GlobalData, true>();
 }
@@ -389,8 +389,8 @@ PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, W
 {
     detail::static_check_quantizing_store<TileData, GlobalData, atomicType>();
     static_assert(is_tile_data_v<FpTileData> &&
-                      rules::fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
-                  "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t");
+                      rules::fp_table_ok(profile::kProfile, FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
+                  "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t (cpu: a uint64_t tile)");
     WaitAllEvents(events...);
     const engine::TileDesc table = fp.desc();
     engine::tstore(dst.desc(), src.desc(), engine::AccQuantization{.per_column = &table}, reluPreMode, atomicType);

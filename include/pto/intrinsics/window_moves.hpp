@@ -43,9 +43,9 @@ constexpr void static_check_window()
                       "LEGAL_TEXTRACT_LAYOUT: Left/Right windows come from Nz or Zn tiles, ScaleLeft from Zz, "
                       "ScaleRight from Nn, Vec -> Vec keeps its arrangement");
     }
-    if constexpr (Quantized) {
-        static_assert(rules::tmov_quant_source_ok(SrcTileData::Loc),
-                      "LEGAL_TMOV_LOCATION: a quantizing move leaves an accumulator");
+    if constexpr (Quantized && !rules::window_quant_ignored(target, SrcTileData::Loc, src_type, dst_type)) {
+        static_assert(rules::window_quantizes(target, SrcTileData::Loc, src_type, dst_type),
+                      "LEGAL_TMOV_LOCATION: a quantizing move leaves an accumulator (cpu: or an f32/i32 tile)");
         static_assert(rules::acc_quant_output_dtype_ok(target, src_type, dst_type),
                       "LEGAL_TMOV_QUANT_DTYPE: a quantizing move makes f32 -> i8/u8 (a5: also f16/bf16/hif8/e4m3/f32) "
                       "and i32 -> i8/u8/f16 (a5: also bf16)");
@@ -53,8 +53,9 @@ constexpr void static_check_window()
         static_assert(rules::window_dtype_ok(target, SrcTileData::Loc, DstTileData::Loc, src_type, dst_type),
                       "LEGAL_TMOV_DTYPE: this element-type pair does not move on this path on PTO_TARGET");
     }
-    static_assert(rules::tmov_mode_ok(SrcTileData::Loc, DstTileData::Loc, reluMode, mode),
-                  "LEGAL_TMOV_MODE: ReLU applies to moves out of an accumulator, split modes to Acc -> Vec");
+    static_assert(rules::window_mode_ok(target, SrcTileData::Loc, DstTileData::Loc, reluMode, mode),
+                  "LEGAL_TMOV_MODE: ReLU applies to moves out of an accumulator (cpu: any tile), split modes to "
+                  "Acc -> Vec");
 }
 
 template <bool Insert, typename DstTileData, typename SrcTileData, ReluPreMode reluMode, AccToVecMode mode,
@@ -78,13 +79,16 @@ template <bool Insert, typename DstTileData, typename SrcTileData, typename FpTi
 RecordEvent move_window_fp(DstTileData& dst, SrcTileData& src, FpTileData& fp, uint16_t row, uint16_t col)
 {
     static_assert(is_tile_data_v<FpTileData>, "the quantization table is a Tile");
-    // The CPU simulation's contract: a window that does not leave an accumulator passes no fixpipe, and
-    // its table is ignored (the cpu profile only; checked mode warns).
-    if constexpr (rules::fp_table_ignored(profile::kProfile, SrcTileData::Loc)) {
+    // The CPU simulation's contract: a window of a pair that does not quantize, out of another tile than an
+    // accumulator, ignores its table (the cpu profile only; checked mode warns).
+    if constexpr (rules::window_quant_ignored(profile::kProfile, SrcTileData::Loc,
+                                              engine::dtype_of<typename SrcTileData::DType>,
+                                              engine::dtype_of<typename DstTileData::DType>)) {
         return move_window<Insert, DstTileData, SrcTileData, reluMode, mode, false>(dst, src, row, col);
     } else {
-        static_assert(rules::fp_table_ok(FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
-                      "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t");
+        static_assert(
+            rules::fp_table_ok(profile::kProfile, FpTileData::Loc, engine::dtype_of<typename FpTileData::DType>),
+            "LEGAL_FP_TABLE: the quantization table is a Scaling tile of uint64_t (cpu: a uint64_t tile)");
         const engine::TileDesc table = fp.desc();
         const engine::AccQuantization quant{.per_column = &table};
         return move_window<Insert, DstTileData, SrcTileData, reluMode, mode, true>(dst, src, row, col, &quant);

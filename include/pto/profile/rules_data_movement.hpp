@@ -215,13 +215,18 @@ constexpr bool acc_quant_output_dtype_ok(const profile::Profile& p, DType acc, D
 }
 
 // Rule LEGAL_TSTORE_ATOMIC: atomic accumulation into global memory of float or int32 on A2/A3, of
-// int32 on A5.
+// int32 on A5. The cpu profile also adds into tensors of the other whole integer types and of f16 and
+// bf16, as the CPU simulation does (in the tensor's type: integers wrap, floats round once).
 constexpr bool tstore_atomic_ok(const profile::Profile& p, AtomicType atomic, DType global)
 {
     if (atomic == AtomicType::AtomicNone) return true;
     if (atomic != AtomicType::AtomicAdd) return false;
     if (global == DType::I32) return true;
-    return global == DType::F32 && p.target != profile::Target::A5;
+    if (global == DType::F32) return p.target != profile::Target::A5;
+    const bool cpu_sum = global == DType::F16 || global == DType::BF16 || global == DType::I8 || global == DType::U8 ||
+                         global == DType::I16 || global == DType::U16 || global == DType::U32 ||
+                         global == DType::I64 || global == DType::U64;
+    return cpu_sum && p.target == profile::Target::Cpu;
 }
 
 // --- accumulators into convolution layouts ------------------------------------------------------------
@@ -428,6 +433,7 @@ constexpr bool transfer_extent_ok(const profile::Profile& p, int valid_rows, int
 // Rule LEGAL_TMOV_LOCATION: the (source, destination) locations TMOV connects.
 // A2/A3: Mat->Left/Right/Bias/Scaling, Vec->Vec, Acc->Mat.
 // A5:    Mat->Left/Right/Bias/Scaling/ScaleLeft/ScaleRight, Vec->Vec/Mat, Acc->Vec/Mat.
+// cpu:   both, and Mat->Vec and Vec->Left/Right, which the CPU simulation moves element by element.
 constexpr bool tmov_location_ok(const profile::Profile& p, TileType src, TileType dst)
 {
     const bool from_mat_common = src == TileType::Mat && (dst == TileType::Left || dst == TileType::Right ||
@@ -441,7 +447,9 @@ constexpr bool tmov_location_ok(const profile::Profile& p, TileType src, TileTyp
     switch (p.target) {
         case profile::Target::A2A3: return a2a3;
         case profile::Target::A5: return a5;
-        default: return a2a3 || a5 || (src == TileType::Mat && dst == TileType::Vec);
+        default:
+            return a2a3 || a5 || (src == TileType::Mat && dst == TileType::Vec) ||
+                   (src == TileType::Vec && (dst == TileType::Left || dst == TileType::Right));
     }
 }
 
@@ -538,7 +546,8 @@ constexpr bool is_acc_to_vec(TileType src_loc, TileType dst_loc)
 
 // Rule LEGAL_TMOV_MODE: a ReLU pre-mode applies to moves out of an accumulator, and the dual
 // (split) accumulator-to-vector modes to Acc->Vec moves only.
-constexpr bool tmov_mode_ok(TileType src_loc, TileType dst_loc, ReluPreMode relu, AccToVecMode mode)
+constexpr bool tmov_mode_ok(const profile::Profile&, TileType src_loc, TileType dst_loc, ReluPreMode relu,
+                            AccToVecMode mode)
 {
     if (relu != ReluPreMode::NoRelu && src_loc != TileType::Acc) return false;
     const bool dual = mode == AccToVecMode::DualModeSplitM || mode == AccToVecMode::DualModeSplitN;
@@ -557,12 +566,19 @@ constexpr bool tmov_split_ok(AccToVecMode mode, int dst_bits, int valid_rows, in
 
 // Rule LEGAL_TMOV_LOCATION (quantizing forms): the pre-quant scalar and the fp table quantize what
 // leaves an accumulator; the output types are those of the quantizing TSTORE (LEGAL_TMOV_QUANT_DTYPE,
-// acc_quant_output_dtype_ok).
-constexpr bool tmov_quant_source_ok(TileType src_loc) { return src_loc == TileType::Acc; }
+// acc_quant_output_dtype_ok). (The element types do not matter to TMOV's rule; TEXTRACT's and TINSERT's,
+// window_quantizes, reads them.)
+constexpr bool tmov_quant_source_ok(const profile::Profile&, TileType src_loc, DType, DType)
+{
+    return src_loc == TileType::Acc;
+}
 
 // Rule LEGAL_FP_TABLE: the vector-quantization table of TMOV_FP and TSTORE_FP is a Scaling tile of
-// 64-bit words.
-constexpr bool fp_table_ok(TileType loc, DType dtype) { return loc == TileType::Scaling && dtype == DType::U64; }
+// 64-bit words. The cpu profile reads the words from a u64 tile in any memory, as the CPU simulation does.
+constexpr bool fp_table_ok(const profile::Profile& p, TileType loc, DType dtype)
+{
+    return dtype == DType::U64 && (loc == TileType::Scaling || p.target == profile::Target::Cpu);
+}
 
 // Rule LEGAL_TMOV_ZZ: the exponent repack into ZZ order (TMOV with tmp) exists on A5 and in the CPU
 // simulation, from a Vec tile of E8M0 bytes into a Vec or Mat tile of the same type, grouped along
@@ -620,12 +636,29 @@ constexpr bool window_dtype_ok(const profile::Profile& p, TileType src_loc, Tile
     return tmov_dtype_ok(p, src_loc, dst_loc, src, dst);
 }
 
-// TEXTRACT_FP and TINSERT_FP on the cpu profile: a window that does not leave an accumulator passes no
-// fixpipe and ignores its table (the CPU simulation's contract); every real target quantizes only out of
-// an accumulator (LEGAL_TMOV_LOCATION).
-constexpr bool fp_table_ignored(const profile::Profile& p, TileType src_loc)
+// Rule LEGAL_TMOV_LOCATION (the quantizing TEXTRACT and TINSERT forms, with a pre-quant scalar or a
+// table): every real target quantizes only out of an accumulator. The cpu profile quantizes a window out
+// of any tile whose element types are a quantizing pair (acc_quant_output_dtype_ok: an f32 or i32
+// source), as out of an accumulator, as the CPU simulation does.
+constexpr bool window_quantizes(const profile::Profile& p, TileType src_loc, DType src, DType dst)
 {
-    return p.target == profile::Target::Cpu && src_loc != TileType::Acc;
+    return src_loc == TileType::Acc || (p.target == profile::Target::Cpu && acc_quant_output_dtype_ok(p, src, dst));
+}
+
+// Rule LEGAL_TMOV_MODE (TEXTRACT, TINSERT): TMOV's; the cpu profile also clamps negatives to zero in a
+// window out of any tile, as the CPU simulation does.
+constexpr bool window_mode_ok(const profile::Profile& p, TileType src_loc, TileType dst_loc, ReluPreMode relu,
+                              AccToVecMode mode)
+{
+    const ReluPreMode checked = p.target == profile::Target::Cpu ? ReluPreMode::NoRelu : relu;
+    return tmov_mode_ok(p, src_loc, dst_loc, checked, mode);
+}
+
+// The other windows of a quantizing form on the cpu profile (a non-accumulator source of a pair that does
+// not quantize) ignore the scalar or table and move as the plain form does (the CPU simulation's contract).
+constexpr bool window_quant_ignored(const profile::Profile& p, TileType src_loc, DType src, DType dst)
+{
+    return p.target == profile::Target::Cpu && !window_quantizes(p, src_loc, src, dst);
 }
 
 // Rule LEGAL_TINSERT_MODE: the split insertion modes (TInsertMode) move an Nz Vec tile into a Mat tile

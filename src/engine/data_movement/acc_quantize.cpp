@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/data_movement/operand_checks.hpp"
+#include "engine/data_movement/stretch_kernels.hpp"
 
 namespace pto::engine::data_movement {
 
@@ -25,9 +26,9 @@ float column_scale(const AccQuantization& quant, int64_t column)
 
 void check_quant_table(const profile::Profile& profile, const TileDesc& table, int columns, LegalitySink& sink)
 {
-    if (!rules::fp_table_ok(table.loc, table.dtype)) {
+    if (!rules::fp_table_ok(profile, table.loc, table.dtype)) {
         report_rule(sink, profile, "LEGAL_FP_TABLE", "fp", "the quantization table is a Scaling tile of 64-bit words",
-                    "a u64 Scaling tile", std::string(dtype_name(table.dtype)) + " " + location_name(table.loc));
+                    profile.target == profile::Target::Cpu ? "a u64 tile" : "a u64 Scaling tile", std::string(dtype_name(table.dtype)) + " " + location_name(table.loc));
     }
     if (all_known(table.valid_cols, columns) && table.valid_cols < columns) {
         report(sink, "RUN_VALID_SHAPE", "fp", "the quantization table needs a word for each source column",
@@ -63,8 +64,10 @@ void write_quantized(float q, DType out, std::byte* at, bool accumulate)
         return;
     }
     const bool saturate = std::isfinite(q) || !dtype_is_float(out);
-    numeric::from_double(out, at, 0, q, numeric::effective_round_mode(out, RoundMode::CAST_NONE),
+    std::byte value[8];
+    numeric::from_double(out, accumulate ? value : at, 0, q, numeric::effective_round_mode(out, RoundMode::CAST_NONE),
                          saturate ? SaturationMode::ON : SaturationMode::OFF);
+    if (accumulate) with_sum_type(out, [&]<typename T>() { add_in_place<T>(at, load_element<T>(value)); });
 }
 
 }  // namespace pto::engine::data_movement

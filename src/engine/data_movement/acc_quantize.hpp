@@ -28,8 +28,8 @@ void check_quant_table(const profile::Profile& profile, const TileDesc& table, i
 float quantized_value(const TileDesc& src, int64_t index, float scale, ReluPreMode relu);
 
 // q rounded to nearest even into `out` at `at`, a finite q saturating to the type's range (8-bit
-// integers: NaN -> 0; floats keep infinities and NaN where the type has them); an f32 output adds q to
-// what `at` holds when `accumulate`.
+// integers: NaN -> 0; floats keep infinities and NaN where the type has them); when `accumulate`, that
+// value (q itself for f32) is added to what `at` holds, in the output's type (add_in_place).
 void write_quantized(float q, DType out, std::byte* at, bool accumulate = false);
 
 }  // namespace pto::engine::data_movement

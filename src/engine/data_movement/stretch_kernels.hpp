@@ -9,6 +9,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include <pto/engine/dtype_of.hpp>
+#include <pto/numeric/convert.hpp>
+
 #include "engine/data_movement/region_walk.hpp"
 #include "engine/layout/transpose_kernel.hpp"
 #include "engine/tile_element.hpp"
@@ -108,27 +111,54 @@ struct ConvertElements {
     }
 };
 
-// Adds n converted elements to what the destination holds (atomic accumulation into global memory:
-// float adds round once in float; int32 adds wrap around).
+// Adds `add` to the D that `p` holds, in D: integers wrap around, f32 adds round once in float, f16 and
+// bf16 adds are made exactly (in double) and rounded once to D, ties to even.
+template <typename D>
+inline void add_in_place(std::byte* p, D add)
+{
+    const D held = load_element<D>(p);
+    if constexpr (std::is_integral_v<D>) {
+        using U = std::make_unsigned_t<D>;
+        store_element<D>(p, static_cast<D>(static_cast<U>(static_cast<U>(held) + static_cast<U>(add))));
+    } else if constexpr (std::is_same_v<D, float>) {
+        store_element<D>(p, held + add);
+    } else {
+        numeric::from_double(dtype_of<D>, p, 0, static_cast<double>(static_cast<float>(held)) + static_cast<float>(add),
+                             RoundMode::CAST_RINT, SaturationMode::OFF);
+    }
+}
+
+// Calls fn.template operator()<T>() with the C++ type of the tensor type `t` that atomic accumulation
+// adds in (rules::tstore_atomic_ok): f32, f16, bf16 and the whole integer types.
+template <typename Fn>
+void with_sum_type(DType t, Fn&& fn)
+{
+    switch (t) {
+        case DType::F16: return fn.template operator()<half>();
+        case DType::BF16: return fn.template operator()<bfloat16_t>();
+        case DType::I8: return fn.template operator()<int8_t>();
+        case DType::U8: return fn.template operator()<uint8_t>();
+        case DType::I16: return fn.template operator()<int16_t>();
+        case DType::U16: return fn.template operator()<uint16_t>();
+        case DType::I32: return fn.template operator()<int32_t>();
+        case DType::U32: return fn.template operator()<uint32_t>();
+        case DType::I64: return fn.template operator()<int64_t>();
+        case DType::U64: return fn.template operator()<uint64_t>();
+        default: return fn.template operator()<float>();
+    }
+}
+
+// Adds n converted elements to what the destination holds (atomic accumulation into global memory,
+// add_in_place).
 template <typename S, typename D, bool Relu>
 struct AccumulateElements {
-    static_assert(std::is_same_v<D, float> || std::is_same_v<D, int32_t>, "accumulation is float or int32");
-
     static void run(std::byte* dst, const Stretch& d, const std::byte* src, const Stretch& s, int64_t n)
     {
         std::byte* out = dst + d.offset * int64_t(sizeof(D));
         const std::byte* in = src + s.offset * int64_t(sizeof(S));
         const int64_t out_step = d.step * int64_t(sizeof(D)), in_step = s.step * int64_t(sizeof(S));
-        for (int64_t k = 0; k < n; ++k) {
-            std::byte* p = out + k * out_step;
-            const D add = convert_element<S, D, Relu>(load_element<S>(in + k * in_step));
-            const D held = load_element<D>(p);
-            if constexpr (std::is_same_v<D, float>) {
-                store_element<D>(p, held + add);
-            } else {
-                store_element<D>(p, static_cast<D>(static_cast<uint32_t>(held) + static_cast<uint32_t>(add)));
-            }
-        }
+        for (int64_t k = 0; k < n; ++k)
+            add_in_place<D>(out + k * out_step, convert_element<S, D, Relu>(load_element<S>(in + k * in_step)));
     }
 };
 

@@ -30,10 +30,17 @@ void move_window(const TileDesc& dst, const TileDesc& src, const MoveWindow& win
 // LEGAL_TMOV_LOCATION / LEGAL_TMOV_QUANT_DTYPE / LEGAL_FP_TABLE), the ReLU and split modes
 // (LEGAL_TMOV_MODE) and the split of the accumulator's valid region (RUN_TMOV_SPLIT).
 // `dtype_ok`: the element-type rule of the instruction (TMOV's, or the windows' wider one on cpu).
-using DtypeRule = bool (*)(const profile::Profile&, TileType, TileType, DType, DType);
+// `rule_set`: the instruction's element-type, quantizing-source and mode rules (TMOV's, or the windows'
+// wider ones on cpu).
+struct ConversionRules {
+    bool (*dtype_ok)(const profile::Profile&, TileType, TileType, DType, DType) = rules::tmov_dtype_ok;
+    bool (*quant_source_ok)(const profile::Profile&, TileType, DType, DType) = rules::tmov_quant_source_ok;
+    bool (*mode_ok)(const profile::Profile&, TileType, TileType, ReluPreMode, AccToVecMode) = rules::tmov_mode_ok;
+};
+inline constexpr ConversionRules kWindowRules{rules::window_dtype_ok, rules::window_quantizes, rules::window_mode_ok};
 void check_conversion(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
                       AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant,
-                      DtypeRule dtype_ok = rules::tmov_dtype_ok);
+                      const ConversionRules& rule_set = {});
 
 // Where this core's half of the source starts under a split mode (`half_rows` x `half_cols` a half).
 MoveWindow split_origin(AccToVecMode mode, int64_t half_rows, int64_t half_cols);

@@ -150,11 +150,12 @@ MoveWindow split_origin(AccToVecMode mode, int64_t half_rows, int64_t half_cols)
 }
 
 void check_conversion(const profile::Profile& profile, const TileDesc& dst, const TileDesc& src, ReluPreMode relu,
-                      AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant, DtypeRule dtype_ok)
+                      AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant,
+                      const ConversionRules& rule_set)
 {
     const std::string path = location_name(src.loc) + " -> " + location_name(dst.loc);
     if (quant) {
-        if (!rules::tmov_quant_source_ok(src.loc))
+        if (!rule_set.quant_source_ok(profile, src.loc, src.dtype, dst.dtype))
             report_rule(sink, profile, "LEGAL_TMOV_LOCATION", "src", "a quantizing move leaves an accumulator",
                         "an Acc tile", location_name(src.loc));
         if (!rules::acc_quant_output_dtype_ok(profile, src.dtype, dst.dtype))
@@ -165,12 +166,12 @@ void check_conversion(const profile::Profile& profile, const TileDesc& dst, cons
                             : "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, i32 -> i8/u8/f16/bf16",
                         name_of(src.dtype) + " -> " + name_of(dst.dtype));
         if (quant->per_column) check_quant_table(profile, *quant->per_column, src.valid_cols, sink);
-    } else if (!dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
+    } else if (!rule_set.dtype_ok(profile, src.loc, dst.loc, src.dtype, dst.dtype)) {
         report_rule(sink, profile, "LEGAL_TMOV_DTYPE", "dst",
                     "a " + path + " move cannot take " + name_of(src.dtype) + " into " + name_of(dst.dtype),
                     "a supported element-type pair", name_of(src.dtype) + " -> " + name_of(dst.dtype));
     }
-    if (!rules::tmov_mode_ok(src.loc, dst.loc, relu, mode)) {
+    if (!rule_set.mode_ok(profile, src.loc, dst.loc, relu, mode)) {
         report_rule(sink, profile, "LEGAL_TMOV_MODE", "src",
                     "ReLU applies only to moves out of an accumulator and split modes only to Acc -> Vec moves",
                     "an Acc source (Acc -> Vec for split modes)", path);

@@ -36,13 +36,13 @@ void store_region(const dm::GlobalView& view, const TileDesc& src)
 void store_plain(const dm::GlobalView& view, const TileDesc& src, DType global, bool accumulate)
 {
     if (accumulate) {
-        if (global == DType::F32) return store_region<dm::AccumulateElements<float, float, false>>(view, src);
-        return store_region<dm::AccumulateElements<int32_t, int32_t, false>>(view, src);
+        return dm::with_sum_type(global, [&]<typename T>() { store_region<dm::AccumulateElements<T, T, false>>(view, src); });
     }
     dm::with_copy_kernel(src.element_bits(), [&]<typename Kernel>() { store_region<Kernel>(view, src); });
 }
 
-// Acc tiles: f32 -> f32 / f16 / bf16, i32 -> i32, negatives clamped to zero first with ReLU.
+// Acc tiles: f32 -> f32 / f16 / bf16, i32 -> i32, negatives clamped to zero first with ReLU (and then
+// added to what the tensor holds when accumulating).
 template <bool Relu>
 void store_accumulator(const dm::GlobalView& view, const TileDesc& src, DType global, bool accumulate)
 {
@@ -51,8 +51,12 @@ void store_accumulator(const dm::GlobalView& view, const TileDesc& src, DType gl
         return store_region<dm::ConvertElements<int32_t, int32_t, Relu>>(view, src);
     }
     switch (global) {
-        case DType::F16: return store_region<dm::ConvertElements<float, half, Relu>>(view, src);
-        case DType::BF16: return store_region<dm::ConvertElements<float, bfloat16_t, Relu>>(view, src);
+        case DType::F16:
+            if (accumulate) return store_region<dm::AccumulateElements<float, half, Relu>>(view, src);
+            return store_region<dm::ConvertElements<float, half, Relu>>(view, src);
+        case DType::BF16:
+            if (accumulate) return store_region<dm::AccumulateElements<float, bfloat16_t, Relu>>(view, src);
+            return store_region<dm::ConvertElements<float, bfloat16_t, Relu>>(view, src);
         default:
             if (accumulate) return store_region<dm::AccumulateElements<float, float, Relu>>(view, src);
             return store_region<dm::ConvertElements<float, float, Relu>>(view, src);

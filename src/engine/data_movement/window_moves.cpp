@@ -36,11 +36,12 @@ void check_range(LegalitySink& sink, const char* code, const char* operand, cons
            extent_text(int(rows), int(cols)) + " at " + at_text(row, col));
 }
 
-// The quantization a window applies on profile p: none for a table the cpu profile ignores
-// (rules::fp_table_ignored).
-const AccQuantization* effective_quantization(const profile::Profile& p, const TileDesc& src, const AccQuantization* quant)
+// The quantization a window applies on profile p: none where the cpu profile ignores the scalar or table
+// (rules::window_quant_ignored).
+const AccQuantization* effective_quantization(const profile::Profile& p, const TileDesc& dst, const TileDesc& src,
+                                              const AccQuantization* quant)
 {
-    return quant && quant->per_column && rules::fp_table_ignored(p, src.loc) ? nullptr : quant;
+    return quant && rules::window_quant_ignored(p, src.loc, src.dtype, dst.dtype) ? nullptr : quant;
 }
 
 // The window a call moves on this core; `insert`: the window lies in dst, else in src.
@@ -67,14 +68,14 @@ dm::MoveWindow window_of(const TileDesc& dst, const TileDesc& src, WindowStart s
 void check_textract(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const WindowStart* start,
                     ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant)
 {
-    quant = effective_quantization(p, src, quant);
+    quant = effective_quantization(p, dst, src, quant);
     const std::string path = dm::location_name(src.loc) + " -> " + dm::location_name(dst.loc);
     if (!rules::textract_location_ok(p, src.loc, dst.loc))
         dm::report_rule(sink, p, "LEGAL_TEXTRACT_LOCATION", "dst", "TEXTRACT has no " + path + " path",
                         "Mat -> Left/Right, Acc -> Mat, Vec -> Vec (a5: also Mat -> ScaleLeft/ScaleRight, Acc -> Vec, "
                         "Vec -> Mat)",
                         path);
-    dm::check_conversion(p, dst, src, relu, mode, sink, quant, rules::window_dtype_ok);
+    dm::check_conversion(p, dst, src, relu, mode, sink, quant, dm::kWindowRules);
     if (!rules::textract_layout_ok(p, src.loc, dst.loc, src.blayout, src.slayout, dst.blayout, dst.slayout))
         dm::report_rule(sink, p, "LEGAL_TEXTRACT_LAYOUT", "src", "the " + path + " path cannot read this arrangement",
                         "Nz or Zn into Left/Right, Zz into ScaleLeft, Nn into ScaleRight, Vec -> Vec in one arrangement",
@@ -93,7 +94,7 @@ void check_tinsert(const profile::Profile& p, const TileDesc& dst, const TileDes
                    ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant,
                    std::optional<TInsertMode> split_mode)
 {
-    quant = effective_quantization(p, src, quant);
+    quant = effective_quantization(p, dst, src, quant);
     const std::string path = dm::location_name(src.loc) + " -> " + dm::location_name(dst.loc);
     if (split_mode) {
         if (!rules::tinsert_split_mode_ok(p, src.loc, dst.loc, src.blayout, src.slayout))
@@ -103,7 +104,7 @@ void check_tinsert(const profile::Profile& p, const TileDesc& dst, const TileDes
         dm::report_rule(sink, p, "LEGAL_TINSERT_LOCATION", "dst", "TINSERT has no " + path + " path",
                         "Acc -> Mat, Vec -> Vec (a5: also Acc -> Vec, Vec -> Mat)", path);
     }
-    dm::check_conversion(p, dst, src, relu, mode, sink, quant, rules::window_dtype_ok);
+    dm::check_conversion(p, dst, src, relu, mode, sink, quant, dm::kWindowRules);
     if (!rules::tinsert_layout_ok(p, src.loc, dst.loc, src.blayout, src.slayout, dst.blayout, dst.slayout))
         dm::report_rule(sink, p, "LEGAL_TINSERT_LAYOUT", "dst", "the " + path + " path cannot write this arrangement",
                         "Vec -> Vec in one arrangement, Vec -> Mat into Nz",
@@ -146,7 +147,7 @@ Window as_window(int64_t row, int64_t col, const dm::MoveWindow& w)
 void move_checked_window(const TileDesc& dst, const TileDesc& src, const dm::MoveWindow& w, ReluPreMode relu,
                          const AccQuantization* quant, const Window& written)
 {
-    quant = effective_quantization(runtime::active_profile(), src, quant);
+    quant = effective_quantization(runtime::active_profile(), dst, src, quant);
     require_written(src, as_window(w.src_row, w.src_col, w), "src");
     if (quant && quant->per_column) require_written(*quant->per_column, 1, int(w.src_col + w.cols), "fp");
     dm::move_window(dst, src, w, relu, quant);

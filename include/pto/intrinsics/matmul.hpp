@@ -333,17 +333,22 @@ PTO_INST RecordEvent TGEMV_MX(TileRes& cMatrix, TileLeft& aMatrix, TileLeftScale
 
 // TGET_SCALE_ADDR(dst, src): binds the scale tile dst where the MX cube looks for src's scales: src's
 // on-chip address shifted right by SHIFT_MX_ADDR, in the scale buffer beside src's (ScaleLeft for a Left
-// tile, ScaleRight for a Right tile).
+// tile, ScaleRight for a Right tile). The cpu profile also binds a tile to the bytes of another tile of
+// its memory (rules::get_scale_addr_ok).
 template <typename TileDataOut, typename TileDataIn, typename... WaitEvents, detail::matmul::if_events<WaitEvents...> = 0>
 PTO_INST RecordEvent TGET_SCALE_ADDR(TileDataOut& dst, TileDataIn& src, WaitEvents&... events)
 {
     static_assert(is_tile_data_v<TileDataOut> && is_tile_data_v<TileDataIn>, "TGET_SCALE_ADDR binds a Tile from a Tile");
-    static_assert(profile::kProfile.target != profile::Target::A2A3 &&
-                      ((TileDataIn::Loc == TileType::Left && TileDataOut::Loc == TileType::ScaleLeft) ||
-                       (TileDataIn::Loc == TileType::Right && TileDataOut::Loc == TileType::ScaleRight)),
-                  "LEGAL_GET_SCALE_ADDR: a Left tile's scales are a ScaleLeft tile, a Right tile's a ScaleRight tile (a5)");
+    static_assert(rules::get_scale_addr_ok(profile::kProfile, TileDataIn::Loc, TileDataOut::Loc),
+                  "LEGAL_GET_SCALE_ADDR: a Left tile's scales are a ScaleLeft tile, a Right tile's a ScaleRight tile "
+                  "(a5; cpu: also a tile of src's memory)");
     WaitAllEvents(events...);
-    TASSIGN(dst, GetScaleAddr(src.data()));
+    engine::tget_scale_addr(TileDataOut::Loc, TileDataIn::Loc);
+    if constexpr (rules::get_scale_addr_scales(TileDataIn::Loc, TileDataOut::Loc)) {
+        TASSIGN(dst, GetScaleAddr(src.data()));
+    } else {
+        TASSIGN(dst, NPUMemoryModel::Instance().GetNPUAddr(src.data()));
+    }
     return {};
 }
 

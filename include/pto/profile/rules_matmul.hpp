@@ -92,4 +92,19 @@ constexpr int64_t mx_groups(int64_t k) { return (k + kMxGroup - 1) / kMxGroup; }
 // lie in ScaleLeft / ScaleRight at its byte offset shifted right by this (the public SHIFT_MX_ADDR).
 inline constexpr int kMxScaleShift = 4;
 
+// TGET_SCALE_ADDR's MX form: a Left tile's scales as a ScaleLeft tile, a Right tile's as a ScaleRight tile.
+constexpr bool get_scale_addr_scales(TileType in, TileType out)
+{
+    return (in == TileType::Left && out == TileType::ScaleLeft) || (in == TileType::Right && out == TileType::ScaleRight);
+}
+
+// Rule LEGAL_GET_SCALE_ADDR: TGET_SCALE_ADDR binds the scales of a Left or Right tile (a5). The cpu profile
+// also takes two tiles of one memory and binds dst to src's own bytes, as the CPU simulation does (its
+// TGET_SCALE_ADDR makes dst's data src's).
+constexpr bool get_scale_addr_ok(const profile::Profile& p, TileType in, TileType out)
+{
+    if (p.target == profile::Target::A2A3) return false;
+    return get_scale_addr_scales(in, out) || (p.target == profile::Target::Cpu && in == out);
+}
+
 }  // namespace pto::rules

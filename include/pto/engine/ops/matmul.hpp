@@ -1,5 +1,5 @@
-// Engine entry point of the matrix instructions (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and the TGEMV forms)
-// and its operand checks.
+// Engine entry points of the matrix instructions (TMATMUL, TMATMUL_ACC, TMATMUL_BIAS and the TGEMV forms)
+// with their operand checks, and TGET_SCALE_ADDR's check.
 #pragma once
 
 #include <optional>
@@ -61,5 +61,9 @@ void sethf32mode(bool enable, RoundMode mode);
 // (RUN_VALID_SHAPE, RUN_MATMUL_EXTENT); for the MX forms LEGAL_MATMUL_MX_DTYPE, LEGAL_MATMUL_MX_SCALE and
 // the scales' valid shapes.
 void check_tmatmul(const profile::Profile& p, const MatmulOperands& operands, LegalitySink& sink);
+
+// TGET_SCALE_ADDR's run-time check of the locations it binds between (LEGAL_GET_SCALE_ADDR; checked mode
+// warns WARN_CPU_ONLY for the cpu profile's aliasing form). The intrinsic binds the tile itself.
+void tget_scale_addr(TileType dst, TileType src);
 
 }  // namespace pto::engine

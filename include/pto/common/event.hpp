@@ -51,6 +51,11 @@ inline void wait_flag(pipe_t src, pipe_t dst, event_t id)
 inline void set_flag(pipe_t src, pipe_t dst, int id) { set_flag(src, dst, static_cast<event_t>(id)); }
 inline void wait_flag(pipe_t src, pipe_t dst, int id) { wait_flag(src, dst, static_cast<event_t>(id)); }
 inline void pipe_barrier(pipe_t pipe) { pto::runtime::record_sync(pto::runtime::SyncKind::PipeBarrier, pipe, pipe, -1); }
+// The vector unit's mask register: normal (bit-per-lane) mode and the 128 lane bits, which a kernel sets
+// before its tile instructions. No tile intrinsic reads the mask register (each takes its valid region
+// from its tiles), so on the CPU neither changes what the tile instructions compute.
+inline void set_mask_norm() {}
+inline void set_vector_mask(uint64_t /*high*/, uint64_t /*low*/) {}
 
 namespace pto {
 

@@ -45,4 +45,12 @@ namespace pto {
 using ::GetProperDataPart;
 using ::IsTwinType;
 using ::SetProperDataPart;
+
+// The bytes of one T as the public layout helpers count them (a C0 block holds 32 / GetTypeSize<T>() of
+// them); the 8-bit MX types and the packed fp4 pairs count one byte, as their sizeof says.
+template <typename T>
+inline constexpr int GetTypeSize()
+{
+    return static_cast<int>(sizeof(T));
+}
 }  // namespace pto

@@ -638,11 +638,12 @@ constexpr bool window_dtype_ok(const profile::Profile& p, TileType src_loc, Tile
 
 // Rule LEGAL_TMOV_LOCATION (the quantizing TEXTRACT and TINSERT forms, with a pre-quant scalar or a
 // table): every real target quantizes only out of an accumulator. The cpu profile quantizes a window out
-// of any tile whose element types are a quantizing pair (acc_quant_output_dtype_ok: an f32 or i32
-// source), as out of an accumulator, as the CPU simulation does.
+// of any tile whose element types are a quantizing pair of two types (acc_quant_output_dtype_ok: an f32
+// or i32 source), as out of an accumulator, as the CPU simulation does.
 constexpr bool window_quantizes(const profile::Profile& p, TileType src_loc, DType src, DType dst)
 {
-    return src_loc == TileType::Acc || (p.target == profile::Target::Cpu && acc_quant_output_dtype_ok(p, src, dst));
+    return src_loc == TileType::Acc ||
+           (p.target == profile::Target::Cpu && src != dst && acc_quant_output_dtype_ok(p, src, dst));
 }
 
 // Rule LEGAL_TMOV_MODE (TEXTRACT, TINSERT): TMOV's; the cpu profile also clamps negatives to zero in a

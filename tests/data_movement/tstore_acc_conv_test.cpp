@@ -6,6 +6,8 @@
 #include "acc_quant_reference.hpp"
 #include "reference.hpp"
 
+#include <pto/numeric/convert.hpp>
+
 #include <acl/acl.h>
 
 #include "asm/interpreter/interpreter.hpp"
@@ -201,7 +203,11 @@ bool layout_on(Target t, Layout l)
     const bool a2a3 = l == Layout::NC1HWC0 || l == Layout::NDC1HWC0;
     return t == Target::Cpu || (t == Target::A2A3) == a2a3;
 }
-bool atomic_into(Target t, DType out) { return out == DType::I32 || (out == DType::F32 && t != Target::A5); }
+bool atomic_into(Target t, DType out)
+{
+    const bool eight_bit_float = out == DType::HiF8 || out == DType::F8E4M3 || out == DType::F8E5M2;
+    return out == DType::I32 || (out == DType::F32 && t != Target::A5) || (t == Target::Cpu && !eight_bit_float);
+}
 
 // The code a target stops `v` into `layout` with, empty when it stores it (check_tstore's order).
 std::string expected_code(Target t, Layout layout, const Variant& v)
@@ -313,6 +319,16 @@ std::vector<std::byte> reference_store(const ConvTensor& t, std::vector<std::byt
                 float held;
                 std::memcpy(&held, out, 4);
                 q = held + q;
+            } else if (v.atomic && v.out != DType::I32) {  // the cpu profile's other sums, in the tensor's type
+                std::byte value[4];
+                put(v.out, q, integer, value);
+                if (v.out == DType::F16 || v.out == DType::BF16) {
+                    const double sum = numeric::to_double(v.out, out, 0) + numeric::to_double(v.out, value, 0);
+                    numeric::from_double(v.out, out, 0, sum, RoundMode::CAST_RINT, SaturationMode::OFF);
+                } else {
+                    *out = std::byte(uint8_t(uint8_t(*out) + uint8_t(value[0])));
+                }
+                continue;
             } else if (v.atomic) {
                 int32_t held;
                 std::memcpy(&held, out, 4);
@@ -332,6 +348,10 @@ std::vector<std::byte> random_tensor_bytes(std::mt19937& rng, size_t elements, D
             const float f = float(pick(rng, -1000, 1000)) / 8.0f;
             std::memcpy(gm.data() + 4 * i, &f, 4);
         }
+    if (atomic && (out == DType::F16 || out == DType::BF16))
+        for (size_t i = 0; i < elements; ++i)
+            numeric::from_double(out, gm.data(), i, double(pick(rng, -1000, 1000)) / 8.0, RoundMode::CAST_RINT,
+                                 SaturationMode::OFF);
     return gm;
 }
 
@@ -396,8 +416,9 @@ TEST(TstoreAccConv, EveryLayoutTypeAndConversionPerProfile)
             }
     }
     // Per layout, plain: 4 pairs x ReLU, and atomically into f32 and i32 (a5: i32); quantizing: the pairs
-    // (a2a3 5, a5 and cpu 11) x scalar or table x ReLU, and on cpu atomically into f32.
-    const int a2a3 = 2 * (8 + 4 + 5 * 4), a5 = 3 * (8 + 2 + 11 * 4), cpu = 5 * (8 + 4 + 11 * 4 + 4);
+    // (a2a3 5, a5 and cpu 11) x scalar or table x ReLU, and on cpu atomically into f32; on cpu also plain
+    // atomically into f16/bf16 (4) and quantizing atomically into the 8 non-f32, non-8-bit-float outputs (32).
+    const int a2a3 = 2 * (8 + 4 + 5 * 4), a5 = 3 * (8 + 2 + 11 * 4), cpu = 5 * (8 + 4 + 11 * 4 + 4 + 4 + 32);
     EXPECT_EQ(stored, a2a3 + a5 + cpu);
 }
 

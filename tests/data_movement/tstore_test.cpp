@@ -415,9 +415,10 @@ TEST(TstoreQuant, RulesPerTarget)
     EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, vec, AtomicType::AtomicNone, ReluPreMode::NormalRelu); }).code,
               "LEGAL_TSTORE_RELU");
     std::vector<std::byte> table_bytes;
-    TileDesc table = vec_tile(table_bytes, DType::U64, 1, 8);
+    TileDesc table = vec_tile(table_bytes, DType::F32, 1, 8);  // cpu: a u64 table in any memory
     EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code,
               "LEGAL_FP_TABLE");
+    table.dtype = DType::U64;
     table.loc = TileType::Scaling;
     EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code,
               "RUN_VALID_SHAPE");  // 8 words for 16 columns

@@ -121,9 +121,12 @@ TEST(CpuCompat, AtomicAddRulesPerTarget)
     static_assert(rules::tstore_atomic_ok(profile::kCpu, AtomicType::AtomicAdd, DType::BF16));
     static_assert(!rules::tstore_atomic_ok(profile::kCpu, AtomicType::AtomicAdd, DType::F8E4M3));
     static_assert(!rules::tstore_atomic_ok(profile::kA2A3, AtomicType::AtomicAdd, DType::U16));
+    // A target switch gives the core fresh memories: bind and fill the tile again.
+    TASSIGN(t, 0x0);
+    for (int i = 0; i < 64; ++i) t.SetValue(uint32_t(i), int8_t(i - 30));
     ScopedChecked checked;
     runtime::clear_warnings();
-    engine::tstore(global, tile, AtomicType::AtomicAdd);
+    engine::tstore(global, t.desc(), AtomicType::AtomicAdd);
     ASSERT_EQ(runtime::warnings().size(), 1u);
     EXPECT_EQ(runtime::warnings()[0].code, "WARN_CPU_ONLY");
     EXPECT_TRUE(mentions(runtime::warnings()[0], "LEGAL_TSTORE_ATOMIC"));
@@ -249,7 +252,9 @@ TEST(CpuCompat, GetScaleAddrBetweenVecTilesAliases)
     }
     static_assert(!rules::get_scale_addr_ok(profile::kA5, TileType::Vec, TileType::Vec));
     static_assert(rules::get_scale_addr_ok(profile::kA5, TileType::Left, TileType::ScaleLeft));
+    TASSIGN(src, 0x400);  // a target switch gives the core fresh memories
     ScopedChecked checked;
+    for (int i = 0; i < 64; ++i) src.SetValue(uint32_t(i), float(i));
     runtime::clear_warnings();
     TGET_SCALE_ADDR(dst, src);
     ASSERT_EQ(runtime::warnings().size(), 1u);

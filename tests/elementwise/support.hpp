@@ -50,13 +50,15 @@ inline void run_engine(Arith op, const TileDesc& dst, const TileDesc& src0, cons
 }
 
 // The element types each instruction takes on the cpu profile, as the pages list them (union of A2/A3
-// and A5): written out here, independently of the rules header, which the legality tests compare.
+// and A5), and bf16 division, which only the cpu profile takes (its CPU_DTYPES): written out here,
+// independently of the rules header, which the legality tests compare.
 inline bool cpu_allows(Arith op, DType t)
 {
     switch (t) {
         case DType::F32: case DType::F16: case DType::I32: case DType::U32: case DType::I16: case DType::U16:
+        case DType::BF16:
             return true;
-        case DType::BF16: case DType::I8: case DType::U8: return op != Arith::Div;
+        case DType::I8: case DType::U8: return op != Arith::Div;
         case DType::I64: case DType::U64: return op == Arith::Add || op == Arith::Div;
         default: return false;
     }

@@ -1,5 +1,6 @@
 // The three-operand kinds (Ternary3, TernaryScalar, DstProduct, DstScaled, Axpy, Expand) through their
-// intrinsics on random partial valid regions, for f32, f16 and i32 where the row takes it, against a
+// intrinsics on random partial valid regions, for f32, f16, bf16 and i32 where the row takes it (bf16:
+// TADDC and TSUBC on a5, TADDSC and TSUBSC on the cpu profile only, TEXPANDS on a2a3), against a
 // reference computed in double and rounded as the instruction rounds (each step in float, then once to
 // the element type). Elements outside dst's valid region stay untouched; checked mode requires dst
 // written where the instruction reads it.
@@ -81,7 +82,7 @@ void expect_every_kind(uint32_t seed)
                    [&](double a, double, double c, double) { return step<T>(step<T>(a - st) + c); });
     expect_kind<T>(seed + 4, [&](auto& d, auto&, auto&, auto&) { TEXPANDS(d, element<T>(s)); },
                    [&](double, double, double, double) { return st; });
-    if constexpr (!std::is_integral_v<T>) {
+    if constexpr (!std::is_integral_v<T> && !std::is_same_v<T, bfloat16_t>) {
         expect_kind<T>(seed + 5, [](auto& d, auto& a, auto& b, auto&) { TMULADDDST(d, a, b); },
                        [](double a, double b, double, double d) { return step<T>(step<T>(a * b) + d); });
         expect_kind<T>(seed + 6, [](auto& d, auto& a, auto& b, auto&) { TFUSEDMULADD(d, a, b); },
@@ -95,7 +96,40 @@ void expect_every_kind(uint32_t seed)
 
 TEST(TernaryKinds, F32) { expect_every_kind<float>(10); }
 TEST(TernaryKinds, F16) { expect_every_kind<half>(20); }
+TEST(TernaryKinds, BF16) { expect_every_kind<bfloat16_t>(40); }
 TEST(TernaryKinds, I32) { expect_every_kind<int32_t>(30); }
+
+// bf16 TADDSC and TSUBSC are the cpu profile's (CPU_DTYPES): the real targets' rules refuse them, and
+// checked mode runs them and warns WARN_CPU_ONLY once, naming the row's dtype rule.
+TEST(TernaryKinds, Bf16ScalarFormsAreCpuOnlyAndWarnInCheckedMode)
+{
+    using pto::engine::DType;
+    static_assert(rules::taddsc_dtype_ok(profile::kCpu, DType::BF16) && rules::tsubsc_dtype_ok(profile::kCpu, DType::BF16));
+    static_assert(!rules::taddsc_dtype_ok(profile::kA2A3, DType::BF16) && !rules::taddsc_dtype_ok(profile::kA5, DType::BF16));
+    static_assert(!rules::tsubsc_dtype_ok(profile::kA2A3, DType::BF16) && !rules::tsubsc_dtype_ok(profile::kA5, DType::BF16));
+    const bool was = runtime::checked();
+    runtime::set_checked(true);
+    Tile<TileType::Vec, bfloat16_t, kRows, kCols> dst, a, c;
+    for (int i = 0; i < kRows * kCols; ++i) {
+        a.SetValue(i, bfloat16_t(1.5f));
+        c.SetValue(i, bfloat16_t(0.25f));
+    }
+    const auto expect_warned = [&](const char* name, float want, auto instruction) {
+        runtime::clear_warnings();
+        const Diagnostic d = test::diagnostic_of(instruction);
+        EXPECT_EQ(d.code, "no error") << name << ": " << d.format();
+        const auto& warnings = runtime::warnings();
+        ASSERT_EQ(warnings.size(), 1u) << name;
+        EXPECT_EQ(warnings[0].code, "WARN_CPU_ONLY") << name;
+        EXPECT_EQ(warnings[0].instruction, name);
+        EXPECT_TRUE(test::mentions(warnings[0], std::string("LEGAL_") + name + "_DTYPE")) << warnings[0].format("warning");
+        for (int i = 0; i < kRows * kCols; ++i) ASSERT_EQ(float(dst.GetValue(i)), want) << name << " " << i;
+        runtime::clear_warnings();
+    };
+    expect_warned("TADDSC", 2.0f, [&] { TADDSC(dst, a, bfloat16_t(0.25f), c); });
+    expect_warned("TSUBSC", 1.5f, [&] { TSUBSC(dst, a, bfloat16_t(0.25f), c); });
+    runtime::set_checked(was);
+}
 
 TEST(TernaryKinds, ReadingAnUnwrittenDstIsReportedInCheckedMode)
 {

@@ -40,8 +40,12 @@ struct Format<half> {
 // bfloat16 results of +, -, * are correctly rounded from float as well: the float result is exact
 // wherever float is short of bits (a sum of bfloat16 subnormals is a multiple of 2^-133; a product has
 // at most 16 significant bits, exact in float down to 2^-134, and below that rounds to 0 in bfloat16
-// either way), and elsewhere float has 24 >= 2*8+2 bits. A bfloat16 quotient in float's subnormal
-// range would need double; no target divides bfloat16 tiles.
+// either way), and elsewhere float has 24 >= 2*8+2 bits. So are quotients (the cpu profile's bf16
+// TDIV): float's grid is 2^16 times finer than bfloat16's in every binade, subnormals included (2^-149
+// against 2^-133), and a quotient of two 8-bit significands that is not a bfloat16 midpoint lies at
+// least 2^-9 of a bfloat16 unit away from one, so float never rounds it onto one (checked for every
+// pair with a quotient below 2^-124 or an operand that is zero, subnormal, infinite or NaN). fmod is
+// exact, and TREM's correction is one addition.
 template <>
 struct Format<bfloat16_t> {
     using Storage = uint16_t;

@@ -121,10 +121,11 @@ TEST(CpuCompat, AtomicAddRulesPerTarget)
     static_assert(rules::tstore_atomic_ok(profile::kCpu, AtomicType::AtomicAdd, DType::BF16));
     static_assert(!rules::tstore_atomic_ok(profile::kCpu, AtomicType::AtomicAdd, DType::F8E4M3));
     static_assert(!rules::tstore_atomic_ok(profile::kA2A3, AtomicType::AtomicAdd, DType::U16));
-    // A target switch gives the core fresh memories: bind and fill the tile again.
+    // A target switch, and entering checked mode, give the core fresh memories: bind and fill the tile
+    // again once in checked mode.
+    ScopedChecked checked;
     TASSIGN(t, 0x0);
     for (int i = 0; i < 64; ++i) t.SetValue(uint32_t(i), int8_t(i - 30));
-    ScopedChecked checked;
     runtime::clear_warnings();
     engine::tstore(global, t.desc(), AtomicType::AtomicAdd);
     ASSERT_EQ(runtime::warnings().size(), 1u);
@@ -252,8 +253,8 @@ TEST(CpuCompat, GetScaleAddrBetweenVecTilesAliases)
     }
     static_assert(!rules::get_scale_addr_ok(profile::kA5, TileType::Vec, TileType::Vec));
     static_assert(rules::get_scale_addr_ok(profile::kA5, TileType::Left, TileType::ScaleLeft));
-    TASSIGN(src, 0x400);  // a target switch gives the core fresh memories
-    ScopedChecked checked;
+    ScopedChecked checked;  // a target switch, and checked mode, give the core fresh memories
+    TASSIGN(src, 0x400);
     for (int i = 0; i < 64; ++i) src.SetValue(uint32_t(i), float(i));
     runtime::clear_warnings();
     TGET_SCALE_ADDR(dst, src);

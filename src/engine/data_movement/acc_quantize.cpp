@@ -13,6 +13,7 @@
 
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
+#include "engine/elementwise/element_format.hpp"
 
 namespace pto::engine::data_movement {
 
@@ -67,7 +68,12 @@ void write_quantized(float q, DType out, std::byte* at, bool accumulate)
     std::byte value[8];
     numeric::from_double(out, accumulate ? value : at, 0, q, numeric::effective_round_mode(out, RoundMode::CAST_NONE),
                          saturate ? SaturationMode::ON : SaturationMode::OFF);
-    if (accumulate) with_sum_type(out, [&]<typename T>() { add_in_place<T>(at, load_element<T>(value)); });
+    if (accumulate) {
+        elementwise::visit_arithmetic_type(out, [&]<typename T>() {
+            add_in_place<T>(at, load_element<T>(value));
+            return true;
+        });
+    }
 }
 
 }  // namespace pto::engine::data_movement

@@ -128,26 +128,6 @@ inline void add_in_place(std::byte* p, D add)
     }
 }
 
-// Calls fn.template operator()<T>() with the C++ type of the tensor type `t` that atomic accumulation
-// adds in (rules::tstore_atomic_ok): f32, f16, bf16 and the whole integer types.
-template <typename Fn>
-void with_sum_type(DType t, Fn&& fn)
-{
-    switch (t) {
-        case DType::F16: return fn.template operator()<half>();
-        case DType::BF16: return fn.template operator()<bfloat16_t>();
-        case DType::I8: return fn.template operator()<int8_t>();
-        case DType::U8: return fn.template operator()<uint8_t>();
-        case DType::I16: return fn.template operator()<int16_t>();
-        case DType::U16: return fn.template operator()<uint16_t>();
-        case DType::I32: return fn.template operator()<int32_t>();
-        case DType::U32: return fn.template operator()<uint32_t>();
-        case DType::I64: return fn.template operator()<int64_t>();
-        case DType::U64: return fn.template operator()<uint64_t>();
-        default: return fn.template operator()<float>();
-    }
-}
-
 // Adds n converted elements to what the destination holds (atomic accumulation into global memory,
 // add_in_place).
 template <typename S, typename D, bool Relu>

@@ -11,6 +11,7 @@
 #include "engine/data_movement/global_view.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/stretch_kernels.hpp"
+#include "engine/elementwise/element_format.hpp"
 #include "engine/global_atomics.hpp"
 
 namespace pto::engine {
@@ -36,7 +37,12 @@ void store_region(const dm::GlobalView& view, const TileDesc& src)
 void store_plain(const dm::GlobalView& view, const TileDesc& src, DType global, bool accumulate)
 {
     if (accumulate) {
-        return dm::with_sum_type(global, [&]<typename T>() { store_region<dm::AccumulateElements<T, T, false>>(view, src); });
+        // rules::tstore_atomic_ok admits only types the visit covers (f32, f16, bf16, whole integers).
+        elementwise::visit_arithmetic_type(global, [&]<typename T>() {
+            store_region<dm::AccumulateElements<T, T, false>>(view, src);
+            return true;
+        });
+        return;
     }
     dm::with_copy_kernel(src.element_bits(), [&]<typename Kernel>() { store_region<Kernel>(view, src); });
 }

@@ -39,14 +39,27 @@ constexpr OpInfo control(std::string_view key, uint8_t min_inputs, uint8_t max_i
 }
 constexpr uint8_t kMany = 255;
 
-// The cube micro-instructions: `positional` operands, then clauses from `clauses` (their operands
-// count towards the maximum).
-constexpr OpInfo cube(std::string_view key, uint8_t positional, std::span<const std::string_view> clauses)
+// The cube micro-instructions and the vector core's DMA: `positional` operands, then clauses from
+// `clauses` (their operands count towards the maximum), run on `pipe`.
+constexpr OpInfo cube(std::string_view key, uint8_t positional, std::span<const std::string_view> clauses, std::optional<pipe_t> pipe)
 {
     OpInfo info = other(key, OpClass::Cube, positional, kMany, kAny);
     info.clauses = clauses;
+    info.pipe = pipe;
     return info;
 }
+// A scalar load or store through a pointer: the scalar unit's.
+constexpr OpInfo scalar_access(std::string_view key, uint8_t inputs, std::span<const K> kinds)
+{
+    OpInfo info = other(key, OpClass::Pointer, inputs, inputs, kinds);
+    info.pipe = PIPE_S;
+    return info;
+}
+// The pipes of the cube pages (MTE2 into L1, MTE1 out of it, M for the multiplies, FIX for the
+// writeback) and of the vector core's DMA pages (MTE2 in, MTE3 out). The moves between L1 and UB and
+// within UB, whose pages name no pipe, run on TMOV's between the same memories (Mat -> Vec on MTE1,
+// Vec -> Mat on FIX, Vec -> Vec on V). Loop registers touch no memory.
+constexpr std::optional<pipe_t> kNoMemory;
 constexpr std::string_view kMadClauses[] = {"unit_flag", "disable_gemv", "sat", "nosat", "tf32_mode", "n_dir"};
 constexpr std::string_view kMadMxClauses[] = {"unit_flag", "disable_gemv", "sat", "nosat", "n_dir"};
 constexpr std::string_view kBurstLoopClauses[] = {"nburst", "loop"};
@@ -120,25 +133,25 @@ const OpInfo kOtherOps[] = {
     // Typed pointers into the core's memories.
     other("pto.castptr", OpClass::Pointer, 1, 1, kScalar),
     other("pto.addptr", OpClass::Pointer, 2, 2, kPointerScalar),
-    other("pto.load_scalar", OpClass::Pointer, 2, 2, kPointerScalar),
-    other("pto.store_scalar", OpClass::Pointer, 3, 3, kScalarPointerScalar),
+    scalar_access("pto.load_scalar", 2, kPointerScalar),
+    scalar_access("pto.store_scalar", 3, kScalarPointerScalar),
     // The cube micro-instructions.
-    cube("pto.mad", 6, kMadClauses), cube("pto.mad_acc", 6, kMadClauses), cube("pto.mad_bias", 7, kMadClauses),
-    cube("pto.mad_mx", 6, kMadMxClauses), cube("pto.mad_mx_acc", 6, kMadMxClauses), cube("pto.mad_mx_bias", 7, kMadMxClauses),
-    cube("pto.mte_l1_l0a_mx", 4, {}), cube("pto.mte_l1_l0b_mx", 4, {}),
-    cube("pto.mte_gm_l1", 3, kBurstLoopClauses), cube("pto.mte_l1_ub", 3, kBurstLoopClauses),
-    cube("pto.mte_ub_l1", 3, kBurstClauses), cube("pto.mte_l1_bt", 3, kBurstClauses), cube("pto.mte_l1_fb", 3, kBurstClauses),
-    cube("pto.mte_gm_l1_frac", 2, kFracClauses),
+    cube("pto.mad", 6, kMadClauses, PIPE_M), cube("pto.mad_acc", 6, kMadClauses, PIPE_M), cube("pto.mad_bias", 7, kMadClauses, PIPE_M),
+    cube("pto.mad_mx", 6, kMadMxClauses, PIPE_M), cube("pto.mad_mx_acc", 6, kMadMxClauses, PIPE_M), cube("pto.mad_mx_bias", 7, kMadMxClauses, PIPE_M),
+    cube("pto.mte_l1_l0a_mx", 4, {}, PIPE_MTE1), cube("pto.mte_l1_l0b_mx", 4, {}, PIPE_MTE1),
+    cube("pto.mte_gm_l1", 3, kBurstLoopClauses, PIPE_MTE2), cube("pto.mte_l1_ub", 3, kBurstLoopClauses, PIPE_MTE1),
+    cube("pto.mte_ub_l1", 3, kBurstClauses, PIPE_FIX), cube("pto.mte_l1_bt", 3, kBurstClauses, PIPE_MTE1), cube("pto.mte_l1_fb", 3, kBurstClauses, PIPE_MTE1),
+    cube("pto.mte_gm_l1_frac", 2, kFracClauses, PIPE_MTE2),
     // The vector core's DMA (PTO ISA v0.6 grouped forms): GM <-> UB and within UB.
-    cube("pto.mte_gm_ub", 4, kBurstLoopPadClauses), cube("pto.mte_ub_gm", 3, kBurstLoopClauses),
-    cube("pto.mte_ub_ub", 3, kBurstClauses),
+    cube("pto.mte_gm_ub", 4, kBurstLoopPadClauses, PIPE_MTE2), cube("pto.mte_ub_gm", 3, kBurstLoopClauses, PIPE_MTE3),
+    cube("pto.mte_ub_ub", 3, kBurstClauses, PIPE_V),
     // The pre-v0.6 vector-core DMA and its loop registers.
-    cube("pto.copy_gm_to_ubuf", 11, {}), cube("pto.copy_ubuf_to_gm", 8, {}), cube("pto.copy_ubuf_to_ubuf", 7, {}),
-    cube("pto.set_loop_size_outtoub", 2, {}), cube("pto.set_loop1_stride_outtoub", 2, {}), cube("pto.set_loop2_stride_outtoub", 2, {}),
-    cube("pto.set_loop_size_ubtoout", 2, {}), cube("pto.set_loop1_stride_ubtoout", 2, {}), cube("pto.set_loop2_stride_ubtoout", 2, {}),
-    cube("pto.mte_l1_l0a", 4, {}), cube("pto.mte_l1_l0b", 4, {}),
-    cube("pto.mte_l0c_l1", 6, kFixpipeClauses), cube("pto.mte_l0c_gm", 8, kFixpipeGmClauses),
-    cube("pto.mte_l0c_ub", 6, kFixpipeUbClauses),
+    cube("pto.copy_gm_to_ubuf", 11, {}, PIPE_MTE2), cube("pto.copy_ubuf_to_gm", 8, {}, PIPE_MTE3), cube("pto.copy_ubuf_to_ubuf", 7, {}, PIPE_V),
+    cube("pto.set_loop_size_outtoub", 2, {}, kNoMemory), cube("pto.set_loop1_stride_outtoub", 2, {}, kNoMemory), cube("pto.set_loop2_stride_outtoub", 2, {}, kNoMemory),
+    cube("pto.set_loop_size_ubtoout", 2, {}, kNoMemory), cube("pto.set_loop1_stride_ubtoout", 2, {}, kNoMemory), cube("pto.set_loop2_stride_ubtoout", 2, {}, kNoMemory),
+    cube("pto.mte_l1_l0a", 4, {}, PIPE_MTE1), cube("pto.mte_l1_l0b", 4, {}, PIPE_MTE1),
+    cube("pto.mte_l0c_l1", 6, kFixpipeClauses, PIPE_FIX), cube("pto.mte_l0c_gm", 8, kFixpipeGmClauses, PIPE_FIX),
+    cube("pto.mte_l0c_ub", 6, kFixpipeUbClauses, PIPE_FIX),
     // The tile pipes between a block's cube core and its vector cores: a pipe handle over global slots
     // (and the consumer's local buffer) or local ones, the consumer's tile, and the transfers.
     other("pto.initialize_l2g2l_pipe", OpClass::Pipe, 2, 3, kAny),
@@ -214,6 +227,7 @@ struct Table {
             const std::size_t most = std::max(def.operands.size(), def.pointer_form.size());
             rows.push_back(other(def.name, OpClass::Vector, uint8_t(def.operands.size()), uint8_t(most), kAny));
             rows.back().literal_operands = def.unit == StreamUnit::Immediate;
+            rows.back().pipe = PIPE_V;  // loads, stores and operations alike (the vector pages' PIPE_V)
         }
         for (const OpInfo& info : rows) (info.cls == OpClass::Tile ? by_mnemonic : by_name).emplace(info.key, &info);
     }

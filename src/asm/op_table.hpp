@@ -47,6 +47,9 @@ struct OpInfo {
     // Whether an integer literal may stand among the positional operands (`pto.pldi %p, 2, "NORM"`);
     // the operation's reading says where.
     bool literal_operands = false;
+    // A micro-instruction's pipe: checked mode judges the bytes it touches as that pipe's (ORDER_*).
+    // None for an operation that touches no memory (a loop register, a pointer's arithmetic).
+    std::optional<pipe_t> pipe;
 };
 
 // The row of an operation name as the IR holds it (`pto.tadd`, `arith.addi`, `func.return`); null for

@@ -31,11 +31,16 @@ using Clock = PipeClock;
 thread_local BlockChecker* t_checker = nullptr;
 thread_local const SourceSites* t_sites = nullptr;
 
-// The pipe of a tracked instruction, from where its first source and first destination live.
+// The pipe of a tracked instruction: a tile instruction's from where its first source and first
+// destination live, a micro-instruction's the one it states.
 struct PipeRule {
     engine::Instr instr{};
+    std::optional<pipe_t> stated;
 
-    std::size_t pipe(TileType src, TileType dst) const { return std::size_t(engine::instruction_pipe(instr, src, dst)); }
+    std::size_t pipe(TileType src, TileType dst) const
+    {
+        return std::size_t(stated ? *stated : engine::instruction_pipe(instr, src, dst));
+    }
 };
 
 // Every tile instruction; nothing for other scopes.
@@ -110,13 +115,13 @@ public:
         if (clock_.join(clock)) clock_changed_ = true;
     }
 
-    void instruction_begins(const char* name)
+    void instruction_begins(const char* name, std::optional<PipeRule> rule)
     {
         const void* call_site = take_call_site();  // taken at every depth: an inner entry point notes its own
         if (tracked_depth_ < 0) raise_finding();  // may fail: before the scope counts
         ++depth_;
         if (tracked_depth_ >= 0) return;  // inside another tracked instruction: its accesses are that one's
-        if (const auto rule = pipe_rule(name)) {
+        if (rule) {
             tracked_depth_ = depth_;
             rule_ = *rule;
             name_ = name;
@@ -142,6 +147,8 @@ public:
     {
         if (tracked_depth_ < 0 || n == 0 || lines == 0) return;
         const auto* b = static_cast<const std::byte*>(p);
+        // A tile instruction notes its global accesses itself; a micro-instruction's pointer may point anywhere.
+        if (!global && rule_.stated && !memory_location(p)) global = true;
         if (lines == 1) pitch = n;
         const uint32_t stamp = global ? current_stamp() : 0;
         if (!pending_.empty()) {  // the next piece of a run the last note began
@@ -444,7 +451,12 @@ bool checking() { return t_checker != nullptr; }
 
 void instruction_begins(const char* name)
 {
-    if (t_checker) t_checker->instruction_begins(name);
+    if (t_checker) t_checker->instruction_begins(name, pipe_rule(name));
+}
+
+void instruction_begins(const char* name, pipe_t pipe)
+{
+    if (t_checker) t_checker->instruction_begins(name, PipeRule{.stated = pipe});
 }
 
 void instruction_ends()

@@ -19,7 +19,8 @@
 // The engine reports accesses through the shadow state (every read it checks and every write it marks,
 // pto/runtime/memory.hpp) and global ones with note_global_access; they belong to the outermost
 // instruction scope (runtime::InstructionScope) that names a tile instruction, whose pipe is its
-// definition's (engine::instruction_pipe). Accesses outside one are not tracked.
+// definition's (engine::instruction_pipe), or to the outermost micro-instruction (MicroInstruction),
+// whose pipe is stated. Accesses outside one are not tracked.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include <pto/common/event.hpp>
 #include <pto/common/type.hpp>
 #include <pto/runtime/sync.hpp>
 
@@ -124,6 +126,19 @@ bool checking();
 // Hooks. Each is one thread-local test when no block is being checked.
 void instruction_begins(const char* name);
 void instruction_ends();
+
+// A micro-instruction (PTO-AS pto.v*, pto.mad*, pto.mte_*, the DMA copies, scalar loads and stores;
+// the C++ vector forms) begins: tracked like a tile instruction, on the pipe it states; it ends with
+// instruction_ends(). The bytes it reads or writes outside the core's on-chip memories are global
+// ones (cross-core check). MicroInstruction: the same for a scope.
+void instruction_begins(const char* name, pipe_t pipe);
+class MicroInstruction {
+public:
+    MicroInstruction(const char* name, pipe_t pipe) { instruction_begins(name, pipe); }
+    ~MicroInstruction() { instruction_ends(); }
+    MicroInstruction(const MicroInstruction&) = delete;
+    MicroInstruction& operator=(const MicroInstruction&) = delete;
+};
 void note_access(const void* p, std::size_t n, std::size_t pitch, std::size_t lines, bool write);
 // A global access (never in the shadow state): `atomic` for an atomic add.
 void note_global_access(const void* p, std::size_t n, std::size_t pitch, std::size_t lines, bool write, bool atomic = false);

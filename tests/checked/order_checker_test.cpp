@@ -411,6 +411,50 @@ TEST(OrderCheck, FastModeChecksNothing)
               "no error");
 }
 
+TEST(OrderCheck, TheCppVectorFormsRunOnTheVectorPipe)
+{
+    // TLOAD on MTE2, the vector forms on V, TSTORE on MTE3: each pair of pipes needs its flag.
+    for (int omit = -1; omit < 2; ++omit) {
+        SCOPED_TRACE("without flag " + std::to_string(omit));
+        ScopedChecked checked;
+        Tiles t;
+        const Diagnostic d = run_block([&] {
+            TileF a, c;  // in this block's UB
+            TASSIGN(a, 0x0);
+            TASSIGN(c, 0x4000);
+            TLOAD(a, t.gin);
+            if (omit != 0) {
+                set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+                wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+            }
+            Mask<64> all;
+            PSET_B32(all, "PAT_ALL");
+            for (int at = 0; at < kRows * kCols; at += 64) {
+                VReg<64, float> r;
+                VLDS(r, Ptr<ub_space_t, float>(a) + at);
+                VADD(r, r, r, all);
+                VSTS(r, Ptr<ub_space_t, float>(c) + at, all);
+            }
+            if (omit != 1) {
+                set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+                wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+            }
+            TSTORE(t.gout, c);
+        });
+        if (omit < 0) {
+            ASSERT_EQ(d.code, "no error") << d.format();
+            for (int i = 0; i < kRows * kCols; ++i) ASSERT_EQ(t.out[i], t.in[i] * 2) << i;
+            continue;
+        }
+        EXPECT_EQ(d.code, "ORDER_MISSING_SYNC") << d.format();
+        EXPECT_EQ(d.instruction, omit == 0 ? "VLDS" : "TSTORE") << d.format();
+        EXPECT_NE(d.message.find(omit == 0 ? "which TLOAD" : "which VSTS"), std::string::npos) << d.format();
+        EXPECT_NE(d.message.find(omit == 0 ? "on pipe MTE2, while VLDS runs on pipe V" : "on pipe V, while TSTORE runs on pipe MTE3"),
+                  std::string::npos)
+            << d.format();
+    }
+}
+
 TEST(OrderCheck, GlobalMemoryBetweenPipesOfOneCore)
 {
     // TSTORE on MTE3 writes what a later TLOAD on MTE2 reads back.

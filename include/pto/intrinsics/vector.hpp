@@ -241,7 +241,7 @@ inline void predicate_load_form(const char* name, D& dst, const P& base, int64_t
 {
     static_assert(is_mask_v<D>, "a predicate load fills a Mask<N> or a RegBuf<predicate_t>");
     static_assert(is_ub_ptr_v<P>, "LEGAL_VECTOR_SPACE: predicates move through a Ptr<ub_space_t, T>");
-    runtime::InstructionScope scope(name);
+    engine::vector::VectorInstruction scope(name);
     const auto dist = token<ev::PredicateDist>(ev::read_predicate_dist, "dist", dist_name, false);
     const std::byte* ub = predicate_address(base, slots, dist, "source");
     ev::predicate_load(dist, ub, mask_traits<D>::lane_bytes, dst.reg);
@@ -251,7 +251,7 @@ inline void predicate_store_form(const char* name, const S& src, const P& base, 
 {
     static_assert(is_mask_v<S>, "a predicate store takes a Mask<N> or a RegBuf<predicate_t>");
     static_assert(is_ub_ptr_v<P>, "LEGAL_VECTOR_SPACE: predicates move through a Ptr<ub_space_t, T>");
-    runtime::InstructionScope scope(name);
+    engine::vector::VectorInstruction scope(name);
     const auto dist = token<ev::PredicateDist>(ev::read_predicate_dist, "dist", dist_name, true);
     std::byte* ub = predicate_address(base, slots, dist, "destination");
     ev::predicate_store(dist, ev::stated_mask(src.reg, mask_traits<S>::lane_bytes), ub);
@@ -270,7 +270,7 @@ PTO_INST RecordEvent VLDS(VecData& dst, const PtrType& addr, const char* dist, W
     static_assert(detail::vec::is_vreg_v<VecData>, "VLDS loads a VReg<N, T>");
     static_assert(detail::vec::is_ub_ptr_v<PtrType>, "LEGAL_VECTOR_SPACE: VLDS reads the unified buffer through a Ptr<ub_space_t, T>");
     WaitAllEvents(events...);
-    runtime::InstructionScope scope("VLDS");
+    engine::vector::VectorInstruction scope("VLDS");
     detail::vec::load(dst, addr, dist);
     return {};
 }
@@ -285,7 +285,7 @@ template <typename VecData, typename PtrType, typename MaskT, std::enable_if_t<d
 PTO_INST RecordEvent VLDS(VecData& dst, const PtrType& addr, const MaskT& pred, WaitEvents&... events)
 {
     VLDS(dst, addr, "", events...);
-    runtime::InstructionScope scope("VLDS");
+    engine::vector::VectorInstruction scope("VLDS");
     constexpr int lanes = detail::vec::reg_traits<VecData>::lane_bytes;
     engine::vector::select(lanes, dst.reg, engine::vector::Register{}, detail::vec::mask_for<lanes>(pred), dst.reg);
     return {};
@@ -298,7 +298,7 @@ PTO_INST RecordEvent VSTS(const VecData& src, const PtrType& addr, const char* d
     static_assert(detail::vec::is_vreg_v<VecData>, "VSTS stores a VReg<N, T>");
     static_assert(detail::vec::is_ub_ptr_v<PtrType>, "LEGAL_VECTOR_SPACE: VSTS writes the unified buffer through a Ptr<ub_space_t, T>");
     WaitAllEvents(events...);
-    runtime::InstructionScope scope("VSTS");
+    engine::vector::VectorInstruction scope("VSTS");
     constexpr int lanes = detail::vec::reg_traits<VecData>::lane_bytes;
     detail::vec::store(src, addr, dist, detail::vec::mask_for<lanes>(mask));
     return {};
@@ -314,7 +314,7 @@ PTO_INST RecordEvent VSTS(const VecData& src, const PtrType& addr, const char* d
     static_assert(detail::vec::is_vreg_v<VecData>, "VSTS stores a VReg<N, T>");
     static_assert(detail::vec::is_ub_ptr_v<PtrType>, "LEGAL_VECTOR_SPACE: VSTS writes the unified buffer through a Ptr<ub_space_t, T>");
     WaitAllEvents(events...);
-    runtime::InstructionScope scope("VSTS");
+    engine::vector::VectorInstruction scope("VSTS");
     constexpr int lanes = detail::vec::reg_traits<VecData>::lane_bytes;
     detail::vec::store(src, addr, dist, engine::vector::full_mask(lanes));
     return {};
@@ -334,7 +334,7 @@ PTO_INST RecordEvent VSTS(const VecData& src, const PtrType& addr, WaitEvents&..
     static_assert(rules::vector_lanes_ok(rules::VectorLanes::RULE, detail::vec::reg_traits<VecDst>::dtype),          \
                   "LEGAL_VECTOR_DTYPE: " #NAME " takes " TYPES);                                                      \
     WaitAllEvents(events...);                                                                                         \
-    runtime::InstructionScope scope(#NAME);                                                                           \
+    engine::vector::VectorInstruction scope(#NAME);                                                                           \
     constexpr int lanes = detail::vec::reg_traits<VecDst>::lane_bytes;                                                \
     constexpr engine::DType dtype = detail::vec::reg_traits<VecDst>::dtype
 
@@ -442,7 +442,7 @@ PTO_INST RecordEvent VMULL(VecDst& low, VecHigh& high, const VecLhs& lhs, const 
     {                                                                                                                 \
         static_assert(detail::vec::mask_traits<MaskT>::lane_bytes == 0 || detail::vec::mask_traits<MaskT>::lane_bytes == BYTES, \
                       "LEGAL_VECTOR_MASK_WIDTH: " #NAME " makes a mask of its width (Mask<256 / " #BYTES "> or RegBuf<predicate_t>)"); \
-        runtime::InstructionScope scope(#NAME);                                                                       \
+        engine::vector::VectorInstruction scope(#NAME);                                                                       \
         const auto token = detail::vec::token<engine::vector::PatternToken>(engine::vector::read_pattern, "pattern", pattern, BYTES); \
         engine::vector::pattern_mask(token, BYTES, dst.reg);                                                          \
         return {};                                                                                                    \
@@ -460,7 +460,7 @@ PTO_DETAIL_VEC_PSET(PSET_B32, 4)
         static_assert(detail::vec::is_mask_v<D> && detail::vec::is_mask_v<A> && detail::vec::is_mask_v<B>,          \
                       #NAME " combines masks (Mask<N> or RegBuf<predicate_t>)");                                      \
         static_assert(detail::vec::masks_agree<D, A, B, M>(), "LEGAL_VECTOR_MASK_WIDTH: " #NAME "'s masks govern lanes of one width"); \
-        runtime::InstructionScope scope(#NAME);                                                                       \
+        engine::vector::VectorInstruction scope(#NAME);                                                                       \
         detail::vec::predicate_logic<D, A, B, M>(engine::vector::PredicateOp::OP, dst, src0.reg, src1.reg, src0.reg, mask.reg); \
         return {};                                                                                                    \
     }
@@ -474,7 +474,7 @@ PTO_INST RecordEvent PNOT(D& dst, const A& src, const M& mask)
 {
     static_assert(detail::vec::is_mask_v<D> && detail::vec::is_mask_v<A>, "PNOT inverts a mask (Mask<N> or RegBuf<predicate_t>)");
     static_assert(detail::vec::masks_agree<D, A, M>(), "LEGAL_VECTOR_MASK_WIDTH: PNOT's masks govern lanes of one width");
-    runtime::InstructionScope scope("PNOT");
+    engine::vector::VectorInstruction scope("PNOT");
     detail::vec::predicate_logic<D, A, M>(engine::vector::PredicateOp::Not, dst, src.reg, src.reg, src.reg, mask.reg);
     return {};
 }
@@ -485,7 +485,7 @@ PTO_INST RecordEvent PSEL(D& dst, const A& src0, const B& src1, const S& sel, co
     static_assert(detail::vec::is_mask_v<D> && detail::vec::is_mask_v<A> && detail::vec::is_mask_v<B> && detail::vec::is_mask_v<S>,
                   "PSEL selects between masks (Mask<N> or RegBuf<predicate_t>)");
     static_assert(detail::vec::masks_agree<D, A, B, S, M>(), "LEGAL_VECTOR_MASK_WIDTH: PSEL's masks govern lanes of one width");
-    runtime::InstructionScope scope("PSEL");
+    engine::vector::VectorInstruction scope("PSEL");
     detail::vec::predicate_logic<D, A, B, S, M>(engine::vector::PredicateOp::Select, dst, src0.reg, src1.reg, sel.reg, mask.reg);
     return {};
 }
@@ -502,7 +502,7 @@ PTO_INST RecordEvent PSEL(D& dst, const A& src0, const B& src1, const S& sel, co
         static_assert((!to || (UNPACK ? to >= 2 : to <= 2)) && (!from || (UNPACK ? from <= 2 : from >= 2)) &&          \
                           (!to || !from || to == (UNPACK ? 2 * from : from / 2)),                                     \
                       "LEGAL_PREDICATE_PACK_WIDTH: " #NAME " halves (PPACK) or doubles (PUNPACK) the lane width");    \
-        runtime::InstructionScope scope(#NAME);                                                                       \
+        engine::vector::VectorInstruction scope(#NAME);                                                                       \
         const auto which = detail::vec::token<engine::vector::PredicatePart>(engine::vector::read_predicate_part, "part", part); \
         engine::vector::predicate_repack(UNPACK, which, engine::vector::stated_mask(src.reg, want), dst.reg);         \
         return {};                                                                                                    \
@@ -561,13 +561,13 @@ PTO_INST RecordEvent PSTS(const S& src, const P& base, const char* dist = "NORM"
 PTO_INST void GET_BUF(int64_t buf_id, pipe_t pipe, int64_t mode = 0)
 {
     (void)mode;
-    runtime::InstructionScope scope("GET_BUF");
+    engine::vector::VectorInstruction scope("GET_BUF");
     engine::vector::buffer_slot(pipe, buf_id, true);
 }
 PTO_INST void RLS_BUF(int64_t buf_id, pipe_t pipe, int64_t mode = 0)
 {
     (void)mode;
-    runtime::InstructionScope scope("RLS_BUF");
+    engine::vector::VectorInstruction scope("RLS_BUF");
     engine::vector::buffer_slot(pipe, buf_id, false);
 }
 

@@ -124,8 +124,10 @@ Body* Lowerer::lower_block(const Block& block)
             case OpClass::Vector: lower_vector(op, *body); break;
             case OpClass::Pipe: lower_pipe(op, *body); break;
         }
-        if (info->cls == OpClass::Pointer || info->cls == OpClass::Vector)
-            for (std::size_t i = first_step; i < body->steps.size(); ++i) body->steps[i].settles = true;
+        for (std::size_t i = first_step; i < body->steps.size(); ++i) {
+            if (info->cls == OpClass::Pointer || info->cls == OpClass::Vector) body->steps[i].settles = true;
+            if (info->pipe) body->steps[i].pipe = int8_t(*info->pipe);
+        }
     }
     return body;
 }
@@ -199,6 +201,12 @@ constexpr int kMaxCallDepth = 200;
 thread_local int t_call_depth = 0;
 
 }  // namespace
+
+void run_on_pipe(const Step& step, Frame& frame)
+{
+    runtime::order::MicroInstruction on_pipe(step.op->name.c_str(), pipe_t(step.pipe));
+    step.run(frame);
+}
 
 std::vector<Slot> call(const Program& program, const CompiledFunction& fn, const std::vector<Slot>& args)
 {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <pto/runtime/memory.hpp>
 #include <pto/runtime/schedule.hpp>
 
 #include "asm/interpreter/frame.hpp"
@@ -21,6 +22,9 @@ struct Step {
     // A micro-instruction or pointer access, which touches memory itself: in the adversarial schedule
     // the tile instructions held back run first.
     bool settles = false;
+    // A micro-instruction's pipe (OpInfo::pipe; -1: none): in checked mode its accesses are judged as
+    // that pipe's by the synchronisation check.
+    int8_t pipe = -1;
 };
 
 // A block lowered: its steps, then the slots its terminator passes on (yield, condition, return).
@@ -47,11 +51,18 @@ public:
     const CompiledFunction* find(std::string_view name) const;
 };
 
+// A micro-instruction's step in checked mode: run as an instruction of its pipe.
+void run_on_pipe(const Step& step, Frame& frame);
+
 inline void run_body(const Body& body, Frame& frame)
 {
     for (const Step& step : body.steps) {
         frame.current = &step;
         if (step.settles) runtime::settle_held_back_work();
+        if (step.pipe >= 0 && runtime::checked()) [[unlikely]] {
+            run_on_pipe(step, frame);
+            continue;
+        }
         step.run(frame);
     }
 }

@@ -12,6 +12,7 @@
 #include "engine/data_movement/acc_quantize.hpp"
 #include "engine/global_atomics.hpp"
 #include "engine/saturation.hpp"
+#include "runtime/order_checker.hpp"
 
 namespace pto::engine::cube {
 
@@ -106,9 +107,10 @@ void fixpipe(const Fixpipe& w)
             if (q < 0 && (w.relu == FixpipeRelu::Scalar || w.relu == FixpipeRelu::Vector)) q = double(float(q) * slope);
             if (w.has_clip && q > w.clip) q = w.clip;
             std::byte* at = w.dst + destination_offset(w, r, c) * bytes;
-            if (w.atomic != FixpipeAtomic::None) q = combined(w, q, at);
-            write_converted(w, q, at);
-            runtime::mark_written(at, std::size_t(bytes));
+            write_converted(w, w.atomic != FixpipeAtomic::None ? combined(w, q, at) : q, at);
+            // An atomic accumulation into global memory races with no other core's (ORDER_CROSS_CORE_RACE).
+            if (w.atomic != FixpipeAtomic::None) runtime::order::note_global_access(at, std::size_t(bytes), 0, 1, true, true);
+            else runtime::mark_written(at, std::size_t(bytes));
         }
     }
 }

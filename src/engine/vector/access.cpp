@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <string>
 
+#include "runtime/order_checker.hpp"
+
 namespace pto::engine::vector {
 
 namespace {
@@ -193,5 +195,8 @@ void buffer_slot(pipe_t pipe, int64_t id, bool acquire)
                        "a get_buf of the slot on the same pipe first", "no get_buf", ""});
     held ^= bit;
 }
+
+VectorInstruction::VectorInstruction(const char* name) : scope_(name) { runtime::order::instruction_begins(name, PIPE_V); }
+VectorInstruction::~VectorInstruction() { runtime::order::instruction_ends(); }
 
 }  // namespace pto::engine::vector

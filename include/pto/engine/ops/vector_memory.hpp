@@ -13,6 +13,7 @@
 #include <pto/common/event.hpp>
 #include <pto/common/type.hpp>
 #include <pto/engine/ops/vector.hpp>
+#include <pto/runtime/diagnostic.hpp>
 #include <pto/runtime/memory.hpp>
 
 namespace pto::engine::vector {
@@ -46,6 +47,19 @@ std::byte* ub_address(int64_t at, int64_t bytes, int64_t alignment, const char* 
 // The UB byte offset of host address `p` (a Vec tile's data() after TASSIGN): RUN_BAD_OPERAND when `p`
 // is not in the running core's UB (a tile with automatic storage lives outside it).
 int64_t ub_offset_of(const void* p, const char* operand);
+
+// A C++ vector form while it runs: the instruction `name` of the V pipe, as its text form is (checked
+// mode's synchronisation check judges its UB accesses as V's).
+class VectorInstruction {
+public:
+    explicit VectorInstruction(const char* name);
+    ~VectorInstruction();
+    VectorInstruction(const VectorInstruction&) = delete;
+    VectorInstruction& operator=(const VectorInstruction&) = delete;
+
+private:
+    runtime::InstructionScope scope_;
+};
 
 // pto.get_buf / pto.rls_buf: pipe `pipe` acquires (releases) buffer slot `id` (RUN_BUF_ID outside the
 // pool; RUN_BUF_PROTOCOL for a second acquire, or a release without one, on the same pipe).

@@ -84,7 +84,8 @@ std::string mask_of(const LaneType& t) { return t.bytes == 1 ? "b8" : t.bytes ==
 
 // Runs `op` on the registers loaded from a (at UB 0) and b (at UB 256) under PAT_M3 and returns the
 // 256 bytes it stored.
-std::vector<uint8_t> run_op(const std::string& op, const LaneType& t, const std::vector<uint8_t>& a, const std::vector<uint8_t>* b)
+std::vector<uint8_t> run_op(const std::string& op, const LaneType& t, const std::vector<uint8_t>& a, const std::vector<uint8_t>* b,
+                            bool checked = true)
 {
     const int lanes = 256 / t.bytes;
     const std::string vreg = "!pto.vreg<" + std::to_string(lanes) + "x" + t.name + ">";
@@ -123,7 +124,9 @@ std::vector<uint8_t> run_op(const std::string& op, const LaneType& t, const std:
     std::vector<uint8_t> in(1024, 0x5A), out(1024, 0);
     std::memcpy(in.data(), a.data(), 256);
     if (b) std::memcpy(in.data() + 256, b->data(), 256);
-    const RunResult r = run(parsed.module, {array_arg("a", in), array_arg("out", out)}, checked_run());
+    RunOptions options = checked_run();
+    options.checked = checked;
+    const RunResult r = run(parsed.module, {array_arg("a", in), array_arg("out", out)}, options);
     EXPECT_TRUE(r.ok()) << format_all(r) << op << " " << t.name;
     return {out.begin() + 512, out.begin() + 768};
 }
@@ -215,7 +218,7 @@ void expect_lanes(const std::string& op, const LaneType& t, const std::vector<ui
     }
 }
 
-void expect_binary_ops_match_the_reference()
+void expect_binary_ops_match_the_reference(bool checked = true)
 {
     uint32_t seed = 10;
     for (const LaneType& t : kTypes) {
@@ -223,22 +226,25 @@ void expect_binary_ops_match_the_reference()
         for (const std::string op : {"vadd", "vsub", "vmul", "vdiv", "vmax", "vmin", "vand", "vor", "vxor", "vshl", "vshr"}) {
             const bool bitwise = op == "vand" || op == "vor" || op == "vxor" || op == "vshl" || op == "vshr";
             if ((bitwise && t.is_float) || (op == "vdiv" && std::string(t.name) != "f32" && std::string(t.name) != "f16")) continue;
-            expect_lanes(op, t, a, &b, run_op(op, t, a, &b));
+            expect_lanes(op, t, a, &b, run_op(op, t, a, &b, checked));
         }
     }
 }
 
 TEST(VectorArith, BinaryOpsMatchTheReferenceOnEveryLaneType) { expect_binary_ops_match_the_reference(); }
 
-// NORM loads and stores and the plain binary operations have a baseline and an AVX2 variant
-// (engine/vector/avx2_variant.hpp), picked when the program is lowered: under every SIMD target this
-// CPU runs, each gives the reference's lanes.
+// NORM loads and stores and the plain binary operations have baseline, AVX2 and AVX-512 variants
+// (engine/vector/register_variants.hpp), picked when the program is lowered: under every SIMD target
+// this CPU runs, each gives the reference's lanes, in checked mode and in fast mode (where the load
+// copies through the variant's own vectors instead of checked mode's path).
 TEST(VectorArith, BinaryOpsMatchTheReferenceUnderEverySimdTarget)
 {
     for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
         hwy::SetSupportedTargetsForTest(target);
-        SCOPED_TRACE(hwy::TargetName(target));
-        expect_binary_ops_match_the_reference();
+        for (const bool checked : {true, false}) {
+            SCOPED_TRACE(std::string(hwy::TargetName(target)) + (checked ? ", checked" : ", fast"));
+            expect_binary_ops_match_the_reference(checked);
+        }
     }
     hwy::SetSupportedTargetsForTest(0);  // back to what the CPU supports
 }

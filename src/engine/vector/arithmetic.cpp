@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "engine/elementwise/element_format.hpp"
-#include "engine/vector/avx2_variant.hpp"
+#include "engine/vector/register_variants.hpp"
 #include "engine/elementwise/line_kernels.hpp"
 #include "engine/elementwise/math_lines.hpp"
 #include "engine/vector/lanes.hpp"
@@ -21,8 +21,6 @@ namespace {
 using elementwise::LineOp;
 using elementwise::Lines;
 using elementwise::LineShape;
-
-bool is_float(DType t) { return t == DType::F32 || t == DType::F16 || t == DType::BF16; }
 
 void clear_inactive(const Register& mask, Register& dst)
 {
@@ -134,7 +132,7 @@ std::string_view unary_problem(UnaryOp op, DType dtype)
 
 namespace {
 
-// Each kernel in its baseline and AVX2 variants (avx2_variant.hpp); the plain loop inlines into both.
+// Each kernel in its three variants (register_variants.hpp); the plain loop inlines into each.
 template <BinaryOp Op, typename T>
 [[gnu::always_inline]] inline void binary_lanes(const Register& a, const Register& b, const Register& mask, Register& dst)
 {
@@ -158,26 +156,37 @@ PTO_AVX2_VARIANT void binary_of_avx2(const Register& a, const Register& b, const
 }
 
 template <BinaryOp Op, typename T>
-BinaryKernel variant_of(bool avx2)
+PTO_AVX512_VARIANT void binary_of_avx512(const Register& a, const Register& b, const Register& mask, Register& dst)
 {
-    return avx2 ? &binary_of_avx2<Op, T> : &binary_of<Op, T>;
+    binary_lanes<Op, T>(a, b, mask, dst);
+}
+
+template <BinaryOp Op, typename T>
+BinaryKernel variant_of(RegisterVariant variant)
+{
+    switch (variant) {
+        case RegisterVariant::Avx512: return &binary_of_avx512<Op, T>;
+        case RegisterVariant::Avx2: return &binary_of_avx2<Op, T>;
+        case RegisterVariant::Baseline: break;
+    }
+    return &binary_of<Op, T>;
 }
 
 template <typename T>
-BinaryKernel binary_kernel_of(BinaryOp op, bool avx2)
+BinaryKernel binary_kernel_of(BinaryOp op, RegisterVariant variant)
 {
     switch (op) {
-        case BinaryOp::Add: return variant_of<BinaryOp::Add, T>(avx2);
-        case BinaryOp::Sub: return variant_of<BinaryOp::Sub, T>(avx2);
-        case BinaryOp::Mul: return variant_of<BinaryOp::Mul, T>(avx2);
-        case BinaryOp::Div: return variant_of<BinaryOp::Div, T>(avx2);
-        case BinaryOp::Max: return variant_of<BinaryOp::Max, T>(avx2);
-        case BinaryOp::Min: return variant_of<BinaryOp::Min, T>(avx2);
-        case BinaryOp::And: return variant_of<BinaryOp::And, T>(avx2);
-        case BinaryOp::Or: return variant_of<BinaryOp::Or, T>(avx2);
-        case BinaryOp::Xor: return variant_of<BinaryOp::Xor, T>(avx2);
-        case BinaryOp::Shl: return variant_of<BinaryOp::Shl, T>(avx2);
-        case BinaryOp::Shr: return variant_of<BinaryOp::Shr, T>(avx2);
+        case BinaryOp::Add: return variant_of<BinaryOp::Add, T>(variant);
+        case BinaryOp::Sub: return variant_of<BinaryOp::Sub, T>(variant);
+        case BinaryOp::Mul: return variant_of<BinaryOp::Mul, T>(variant);
+        case BinaryOp::Div: return variant_of<BinaryOp::Div, T>(variant);
+        case BinaryOp::Max: return variant_of<BinaryOp::Max, T>(variant);
+        case BinaryOp::Min: return variant_of<BinaryOp::Min, T>(variant);
+        case BinaryOp::And: return variant_of<BinaryOp::And, T>(variant);
+        case BinaryOp::Or: return variant_of<BinaryOp::Or, T>(variant);
+        case BinaryOp::Xor: return variant_of<BinaryOp::Xor, T>(variant);
+        case BinaryOp::Shl: return variant_of<BinaryOp::Shl, T>(variant);
+        case BinaryOp::Shr: return variant_of<BinaryOp::Shr, T>(variant);
     }
     return nullptr;
 }
@@ -187,9 +196,9 @@ BinaryKernel binary_kernel_of(BinaryOp op, bool avx2)
 BinaryKernel binary_kernel(BinaryOp op, DType dtype)
 {
     BinaryKernel kernel = nullptr;
-    const bool avx2 = use_avx2_variant();
+    const RegisterVariant variant = register_variant();
     elementwise::visit_arithmetic_type(dtype, [&]<typename T>() {
-        kernel = binary_kernel_of<T>(op, avx2);
+        kernel = binary_kernel_of<T>(op, variant);
         return true;
     });
     return kernel;

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "engine/vector/avx2_variant.hpp"
+#include "engine/vector/register_variants.hpp"
 
 namespace pto::engine::vector {
 
@@ -161,29 +161,45 @@ void load(LoadDist dist, int lane_bytes, const std::byte* src, Register& dst)
 
 namespace {
 
-// NORM: the whole register, in its baseline and AVX2 variants (avx2_variant.hpp).
-[[gnu::always_inline]] inline void load_whole(const std::byte* src, Register& dst)
+// NORM: the whole register, in each variant (register_variants.hpp) in pieces of its vector width.
+// Fast mode, known as one load and no call (false until PTO_CHECK is read); every other case of the
+// NORM load is a tail call, so that fast mode's copy saves no register.
+bool fast_mode_known() { return runtime::detail::checked_mode.load(std::memory_order_relaxed) == 0; }
+[[gnu::noinline]] void load_whole_checked(const std::byte* src, Register& dst)
 {
     require_written(src, kRegisterBytes, 0, 1);
-    copy_register_bytes(dst.bytes.data(), src);
+    std::memcpy(dst.bytes.data(), src, kRegisterBytes);
 }
-void load_norm(LoadDist, int, const std::byte* src, Register& dst) { load_whole(src, dst); }
-PTO_AVX2_VARIANT void load_norm_avx2(LoadDist, int, const std::byte* src, Register& dst) { load_whole(src, dst); }
+template <int Piece>
+[[gnu::always_inline]] inline void load_whole(const std::byte* src, Register& dst)
+{
+    if (!fast_mode_known()) [[unlikely]]
+        return load_whole_checked(src, dst);
+    copy_register_bytes<Piece>(dst.bytes.data(), src);
+}
+void load_norm(LoadDist, int, const std::byte* src, Register& dst) { load_whole<16>(src, dst); }
+PTO_AVX2_VARIANT void load_norm_avx2(LoadDist, int, const std::byte* src, Register& dst) { load_whole<32>(src, dst); }
+PTO_AVX512_VARIANT void load_norm_avx512(LoadDist, int, const std::byte* src, Register& dst) { load_whole<64>(src, dst); }
 
 // NORM under a full mask: the whole register; under another, store's blend.
+template <int Piece>
 [[gnu::always_inline]] inline void store_whole(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
 {
     if (!mask.all_active) return store(dist, lane_bytes, value, mask, dst);
-    copy_register_bytes(dst, value.bytes.data());
+    copy_register_bytes<Piece>(dst, value.bytes.data());
     mark_stored(dst, kRegisterBytes);
 }
 void store_norm(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
 {
-    store_whole(dist, lane_bytes, value, mask, dst);
+    store_whole<16>(dist, lane_bytes, value, mask, dst);
 }
 PTO_AVX2_VARIANT void store_norm_avx2(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
 {
-    store_whole(dist, lane_bytes, value, mask, dst);
+    store_whole<32>(dist, lane_bytes, value, mask, dst);
+}
+PTO_AVX512_VARIANT void store_norm_avx512(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)
+{
+    store_whole<64>(dist, lane_bytes, value, mask, dst);
 }
 
 }  // namespace
@@ -191,13 +207,23 @@ PTO_AVX2_VARIANT void store_norm_avx2(StoreDist dist, int lane_bytes, const Regi
 LoadKernel load_kernel(LoadDist dist)
 {
     if (dist != LoadDist::NORM) return &load;
-    return use_avx2_variant() ? &load_norm_avx2 : &load_norm;
+    switch (register_variant()) {
+        case RegisterVariant::Avx512: return &load_norm_avx512;
+        case RegisterVariant::Avx2: return &load_norm_avx2;
+        case RegisterVariant::Baseline: break;
+    }
+    return &load_norm;
 }
 
 StoreKernel store_kernel(StoreDist dist)
 {
     if (dist != StoreDist::NORM) return &store;
-    return use_avx2_variant() ? &store_norm_avx2 : &store_norm;
+    switch (register_variant()) {
+        case RegisterVariant::Avx512: return &store_norm_avx512;
+        case RegisterVariant::Avx2: return &store_norm_avx2;
+        case RegisterVariant::Baseline: break;
+    }
+    return &store_norm;
 }
 
 void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)

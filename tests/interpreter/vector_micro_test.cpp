@@ -130,6 +130,34 @@ TEST(VectorMicro, EveryStoreDistributionWritesOnlyActiveLanes)
     }
 }
 
+// A register carried around a loop: the loop's block argument and its initial value share one
+// register, so each vadd writes a register of its own (copy-on-write), and the value passed in is left
+// as it was. The first iteration takes the steps' general path, the later ones their inline one.
+TEST(VectorMicro, ALoopCarriedRegisterLeavesItsInitialValueAlone)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 9);
+    const std::string body = R"(    %x = pto.vlds %in_i32[%c0] : !pto.ptr<i32, ub> -> !pto.vreg<64xi32>
+    %y = pto.vlds %in_i32[%c64] : !pto.ptr<i32, ub> -> !pto.vreg<64xi32>
+    %c3 = arith.constant 3 : index
+    %sum = scf.for %k = %c0 to %c3 step %c1 iter_args(%acc = %x) -> (!pto.vreg<64xi32>) {
+      %next = pto.vadd %acc, %y, %all_b32 : !pto.vreg<64xi32>, !pto.vreg<64xi32>, !pto.mask<b32> -> !pto.vreg<64xi32>
+      scf.yield %next : !pto.vreg<64xi32>
+    }
+    pto.vsts %x, %out_i32[%c0], %all_b32 : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>
+    pto.vsts %sum, %out_i32[%c64], %all_b32 : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>
+)";
+    const std::vector<uint8_t> out = run_vector(body, in);
+    for (int lane = 0; lane < 64; ++lane) {
+        int32_t x = 0, y = 0, initial = 0, sum = 0;
+        std::memcpy(&x, in.data() + 4 * lane, 4);
+        std::memcpy(&y, in.data() + 256 + 4 * lane, 4);
+        std::memcpy(&initial, out.data() + 4 * lane, 4);
+        std::memcpy(&sum, out.data() + 256 + 4 * lane, 4);
+        EXPECT_EQ(initial, x) << "lane " << lane;
+        EXPECT_EQ(sum, int32_t(uint32_t(x) + 3 * uint32_t(y))) << "lane " << lane;  // wrapping, as vadd on i32
+    }
+}
+
 TEST(VectorMicro, PatternsAndRemaindersActivateTheDocumentedLanes)
 {
     const std::vector<uint8_t> in = random_bytes(kBytes, 3);

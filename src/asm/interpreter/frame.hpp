@@ -19,18 +19,21 @@ struct Step;
 // or `f` (floats, already rounded to their type); tiles use `tile`; pointers and views use `view`;
 // vector registers and masks use `reg`, alignment states `align`, shared between copies of the slot (block arguments, results)
 // and written only through `writable_register`, so each copy keeps the value it was given.
-struct Slot {
+// 256 bytes, so that a slot's address is its index shifted (a convolution tile's descriptor, rarely
+// made, lives outside); the fields every vector step reads (`i`, `reg`) share its first cache line.
+struct alignas(256) Slot {
     union {
         int64_t i;
         double f;
     };
-    engine::TileDesc tile;
-    engine::GlobalDesc view;
-    engine::ConvTileDesc conv;  // a `!pto.conv_tile_buf`
     std::shared_ptr<engine::vector::Register> reg;
     std::shared_ptr<const engine::vector::AlignState> align;  // `!pto.align` values, never written in place
+    std::shared_ptr<const engine::ConvTileDesc> conv;          // a `!pto.conv_tile_buf`
+    engine::TileDesc tile;
+    engine::GlobalDesc view;
     Slot() : i(0) {}
 };
+static_assert(sizeof(Slot) == 256);
 
 // Where one on-chip memory of the running core lies; looked up once per frame (the core does not change
 // while a function runs), so that an access checked on every vector instruction costs no lookup.

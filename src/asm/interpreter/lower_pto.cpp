@@ -144,9 +144,9 @@ void Lowerer::lower_view(const Operation& op, Body& body)
         const int site = new_site();
         const int d = define(op.results.at(0).get());
         return add([=, proto = *proto](Frame& f) {
-            engine::ConvTileDesc t = proto;
-            t.data = tile_storage(f, site, addr, t.loc, uint64_t(t.buffer_bytes));
-            f.slots[d].conv = t;
+            auto t = std::make_shared<engine::ConvTileDesc>(proto);
+            t->data = tile_storage(f, site, addr, t->loc, uint64_t(t->buffer_bytes));
+            f.slots[d].conv = std::move(t);
         });
     }
 

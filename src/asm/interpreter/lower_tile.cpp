@@ -96,7 +96,7 @@ void Lowerer::lower_tile(const Operation& op, const OpInfo& info, Body& body)
                                       switch (o.kind) {
                                           case engine::OperandKind::Tile: operand.tile = &s.tile; break;
                                           case engine::OperandKind::View: operand.view = &s.view; break;
-                                          case engine::OperandKind::ConvTile: operand.conv = &s.conv; break;
+                                          case engine::OperandKind::ConvTile: operand.conv = s.conv.get(); break;
                                           default:
                                               scalars[first + i] = {o.is_float ? 0 : s.i, o.is_float ? s.f : 0, o.is_float, true};
                                               operand.scalar = &scalars[first + i];

@@ -110,23 +110,42 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
     const engine::DType dtype = form.dtype;
 
     switch (def.family) {
+        // Loads, stores and the binary operations, the body of most vector loops, keep their common
+        // case inline and hand anything unusual to their general form (run_general).
         case VectorFamily::Load: {
             const VectorPointer p = vector_pointer(pointer_info(operand_type(op, 0)));
             const vec::LoadDist dist = form.load;
             const int64_t bytes = vec::footprint_bytes(dist, lanes);
-            return add([=, load = vec::load_kernel(dist), ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
+            const vec::LoadKernel load = vec::load_kernel(dist);
+            auto general = [=, ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
                 const std::byte* src = vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes, "source");
                 load(dist, lanes, src, writable_register(f.slots[d]));
+            };
+            return add([=, ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
+                const std::byte* src = known_vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes);
+                vec::Register* dst = owned_register(f.slots[d]);
+                if (!src || !dst) [[unlikely]]
+                    return run_general(general, f);
+                load(dist, lanes, src, *dst);
             });
         }
         case VectorFamily::Store: {
             const VectorPointer p = vector_pointer(pointer_info(operand_type(op, 1)));
             const vec::StoreDist dist = form.store;
             const int64_t bytes = vec::footprint_bytes(dist, lanes);
-            return add([=, store = vec::store_kernel(dist), value = in[0], ptr = in[1], offset = in[2], mask = in[3]](Frame& f) {
+            const vec::StoreKernel store = vec::store_kernel(dist);
+            auto general = [=, value = in[0], ptr = in[1], offset = in[2], mask = in[3]](Frame& f) {
                 const vec::Register& m = mask_of(f.slots[mask], lanes);
                 const vec::Register& v = register_of(f.slots[value], "value");
                 store(dist, lanes, v, m, vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes, "destination"));
+            };
+            return add([=, value = in[0], ptr = in[1], offset = in[2], mask = in[3]](Frame& f) {
+                const vec::Register* m = own_width_mask(f.slots[mask], lanes);
+                const vec::Register* v = f.slots[value].reg.get();
+                std::byte* dst = known_vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes);
+                if (!m || !v || !dst) [[unlikely]]
+                    return run_general(general, f);
+                store(dist, lanes, *v, *m, dst);
             });
         }
         case VectorFamily::Pattern:
@@ -141,11 +160,21 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
                 f.slots[rest].i = kind.wrap(std::max<int64_t>(n - per_vector, 0));
             });
         }
-        case VectorFamily::Binary:
-            return add([=, kernel = vec::binary_kernel(def.binary, dtype), a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
+        case VectorFamily::Binary: {
+            const vec::BinaryKernel kernel = vec::binary_kernel(def.binary, dtype);
+            auto general = [=, a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
                 const vec::Register& m = mask_of(f.slots[mask], lanes);
                 kernel(register_of(f.slots[a], "lhs"), register_of(f.slots[b], "rhs"), m, writable_register(f.slots[d]));
+            };
+            return add([=, a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
+                const vec::Register* m = own_width_mask(f.slots[mask], lanes);
+                const vec::Register *x = f.slots[a].reg.get(), *y = f.slots[b].reg.get();
+                vec::Register* dst = owned_register(f.slots[d]);
+                if (!m || !x || !y || !dst) [[unlikely]]
+                    return run_general(general, f);
+                kernel(*x, *y, *m, *dst);
             });
+        }
         case VectorFamily::Unary:
             return add([=, op = def.unary, a = in[0], mask = in[1], d = out[0]](Frame& f) {
                 const vec::Register& m = mask_of(f.slots[mask], lanes);

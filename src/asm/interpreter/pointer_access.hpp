@@ -33,14 +33,22 @@ inline std::byte* inside(pto::TileType memory, const MemoryWindow& window, int64
 // then the access checked against it.
 std::byte* on_chip_address_slow(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand);
 
+// on_chip_address's common case: the window already looked up and the access inside it; else null.
+inline std::byte* known_on_chip_address(const Frame& f, pto::TileType memory, int64_t at, int64_t bytes)
+{
+    const MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
+    if (!window.known || at < 0 || bytes < 0 || uint64_t(at) + uint64_t(bytes) > window.size) [[unlikely]]
+        return nullptr;
+    return window.base + at;
+}
+
 // The same with the memory's window looked up once per frame. Inline: every vector load and store
 // takes this path; anything unusual is a tail call, so the fast path keeps no state across a call.
 inline std::byte* on_chip_address(Frame& f, pto::TileType memory, int64_t at, int64_t bytes, const char* operand)
 {
-    const MemoryWindow& window = f.memories[static_cast<std::size_t>(memory)];
-    if (!window.known || at < 0 || bytes < 0 || uint64_t(at) + uint64_t(bytes) > window.size) [[unlikely]]
-        return on_chip_address_slow(f, memory, at, bytes, operand);
-    return window.base + at;
+    if (std::byte* known = known_on_chip_address(f, memory, at, bytes)) [[likely]]
+        return known;
+    return on_chip_address_slow(f, memory, at, bytes, operand);
 }
 
 // Moves the pointer in `s` by `count` elements of `bytes` bytes. A result past what 64 bits hold points

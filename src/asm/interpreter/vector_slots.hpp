@@ -21,12 +21,15 @@ using engine::vector::kVectorUnits;
 // A fresh register for slot `s`, shared with no other slot.
 vec::Register& fresh_register(Slot& s);
 
+// The register of slot `s` when it holds one that no other slot shares; else null.
+inline vec::Register* owned_register(Slot& s) { return s.reg && s.reg.use_count() == 1 ? s.reg.get() : nullptr; }
+
 // The register of slot `s` to write a new value into: its own when no other slot shares it.
 inline vec::Register& writable_register(Slot& s)
 {
-    if (!s.reg || s.reg.use_count() > 1) [[unlikely]]
-        return fresh_register(s);
-    return *s.reg;
+    if (vec::Register* owned = owned_register(s)) [[likely]]
+        return *owned;
+    return fresh_register(s);
 }
 
 [[noreturn]] void missing_register(const char* operand);
@@ -44,15 +47,21 @@ inline const vec::Register& register_of(const Slot& s, const char* operand)
 using vec::mask_for_width;
 using vec::open_mask;
 
+// The mask of slot `s` when it was made for lanes of `lane_bytes` bytes, read as it is; else null.
+inline const vec::Register* own_width_mask(const Slot& s, int lane_bytes)
+{
+    const vec::Register* mask = s.reg.get();
+    return mask && mask->lane_bytes == lane_bytes && lane_bytes != 0 ? mask : nullptr;
+}
+
 // The mask of slot `s` for lanes of `lane_bytes` bytes: RUN_MASK_WIDTH when it was made for others.
 // A b32 mask read for 64-bit lanes is widened into a scratch register of the thread. Inline for the
 // usual mask of the operation's own width; the others out of line.
 inline const vec::Register& mask_of(const Slot& s, int lane_bytes)
 {
-    const vec::Register& mask = register_of(s, "mask");
-    if (mask.lane_bytes == lane_bytes && lane_bytes != 0) [[likely]]
-        return mask;
-    return mask_for_width(mask, lane_bytes);
+    if (const vec::Register* mask = own_width_mask(s, lane_bytes)) [[likely]]
+        return *mask;
+    return mask_for_width(register_of(s, "mask"), lane_bytes);
 }
 
 // A UB pointer operand of a vector load or store, resolved at lowering: the memory it points into
@@ -71,6 +80,24 @@ inline std::byte* vector_address(Frame& f, VectorPointer p, const Slot& base, in
     if (!rules::vector_address_aligned(at)) [[unlikely]]
         misaligned(at, vec::kAccessAlignment, operand, kVectorUnits);
     return on_chip_address(f, p.memory, at, bytes, operand);
+}
+
+// vector_address's common case: aligned, inside a window already looked up; else null.
+inline std::byte* known_vector_address(const Frame& f, VectorPointer p, const Slot& base, int64_t offset, int64_t bytes)
+{
+    const int64_t at = moved(base.i, offset, p.element_bytes);
+    if (!rules::vector_address_aligned(at)) [[unlikely]]
+        return nullptr;
+    return known_on_chip_address(f, p.memory, at, bytes);
+}
+
+// The general form of a step that keeps its common case inline, called for anything unusual (a
+// missing or shared register, a mask of another width, an address to look up or refuse). Out of line
+// and called last, so that the common path saves no register across a call.
+template <typename GeneralStep>
+[[gnu::noinline]] void run_general(const GeneralStep& step, Frame& f)
+{
+    step(f);
 }
 
 // A mask operand whose width is known only at run time (`!pto.mask<G>`): `want` when the type stated

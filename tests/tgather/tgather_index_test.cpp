@@ -4,9 +4,13 @@
 #include <pto/intrinsics/gather.hpp>
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -207,6 +211,105 @@ TEST(TGatherIndexEngine, AnOutOfRangeIndexAnywhereInRaggedRowsIsClampedOrReporte
             }
         }
     }
+}
+
+namespace {
+
+// Gathers random tiles of every element size (8-bit on the cpu profile only) and index type through the
+// row loop and compares them with the reference: rows whose length is no multiple of a vector (tails),
+// dst with fewer valid rows than storage, index rows longer than dst's (padding holding huge values), and
+// indices that stress the vector path's edges: src's last elements (a narrow element there is read from
+// the 32-bit word ending at it), just past the extent, and with the top bit set (negative as a signed
+// gather offset), anywhere in a row. Sources of fewer than 4 bytes are included.
+void gather_every_element_size_and_edge(uint32_t seed)
+{
+    ScopedChecked fast(false);
+    std::mt19937 rng(seed);
+    const DType kData[] = {DType::U8, DType::I8, DType::I16, DType::F16, DType::F32, DType::U32};
+    const DType kIndex[] = {DType::U16, DType::I16, DType::U32, DType::I32};
+    for (const DType data : kData) {
+        for (const DType index : kIndex) {
+            for (int trial = 0; trial < 60; ++trial) {
+                const int src_rows = 1 + int(rng() % 4), src_cols = 1 + int(rng() % 40);
+                const int rows = 1 + int(rng() % 5), cols = 1 + int(rng() % 70), padding = int(rng() % 3) * 3;
+                HostTile src(data, src_rows, src_cols, src_rows, src_cols);
+                HostTile dst(data, rows, cols, 1 + int(rng() % rows), cols);
+                HostTile idx(index, rows, cols + padding, rows, cols);
+                const uint64_t extent = uint64_t(src_rows) * src_cols;
+                const uint64_t top_bit = engine::dtype_bits(index) == 32 ? 0x80000000u : 0x8000u;
+                for (int r = 0; r < src_rows; ++r) {
+                    for (int c = 0; c < src_cols; ++c) src.set(r, c, random_bits(rng, src.bytes() * 8));
+                }
+                for (int r = 0; r < rows; ++r) {
+                    for (int c = 0; c < cols + padding; ++c) {
+                        const uint32_t pick = rng() % 10;
+                        uint64_t k = rng() % extent;                                            // in range
+                        if (pick == 0) k = extent - 1 - rng() % std::min<uint64_t>(extent, 4);  // at src's end
+                        if (pick == 1) k = extent;                                              // just past it
+                        if (pick == 2 || c >= cols) k = top_bit | (rng() % top_bit);            // top bit set
+                        idx.set(r, c, k);
+                    }
+                }
+                engine::tgather_index(dst.desc, src.desc, idx.desc, nullptr);
+                expect_gathered(dst, src, idx,
+                                std::string(engine::dtype_name(data)) + " by " + std::string(engine::dtype_name(index)) +
+                                    ", src " + std::to_string(src_rows) + "x" + std::to_string(src_cols) + ", dst " +
+                                    std::to_string(rows) + "x" + std::to_string(cols) + " + " +
+                                    std::to_string(padding));
+            }
+        }
+    }
+}
+
+}  // namespace
+
+// The best target the CPU supports: the vector gathers on x86 with AVX2 or AVX-512 (not on AMD).
+TEST(TGatherIndexEngine, EveryElementSizeAndEdgeMatchesTheReferenceOnTheBestTarget)
+{
+    gather_every_element_size_and_edge(2024);
+}
+
+// The baseline target only, as on CPUs without a gather instruction: the scalar loop.
+TEST(TGatherIndexEngine, EveryElementSizeAndEdgeMatchesTheReferenceOnTheBaselineTarget)
+{
+    hwy::SetSupportedTargetsForTest(HWY_STATIC_TARGET);
+    gather_every_element_size_and_edge(2025);
+    hwy::SetSupportedTargetsForTest(0);
+}
+
+// A source that ends where an unreadable page begins: a gather reading past src's last element faults.
+TEST(TGatherIndexEngine, NoReadLeavesTheSourceWhenItEndsAtAnUnreadablePage)
+{
+    ScopedChecked fast(false);
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(pages, MAP_FAILED);
+    ASSERT_EQ(mprotect(static_cast<std::byte*>(pages) + page, page, PROT_NONE), 0);
+    std::mt19937 rng(7);
+    for (const DType data : {DType::U8, DType::F16, DType::F32}) {
+        for (const int src_cols : {1, 2, 3, 4, 5, 7, 33}) {
+            const int bytes = engine::dtype_bits(data) / 8;
+            TileDesc src;
+            src.data = static_cast<std::byte*>(pages) + page - std::size_t(src_cols) * bytes;
+            src.dtype = data;
+            src.rows = src.valid_rows = 1;
+            src.cols = src.valid_cols = src_cols;
+            for (int c = 0; c < src_cols * bytes; ++c) src.data[c] = std::byte(rng());
+            HostTile dst(data, 2, 40, 2, 40), idx(DType::U32, 2, 40, 2, 40);
+            for (int i = 0; i < 80; ++i) {
+                const int from_end = int(rng() % 4);  // mostly src's last elements, some past its end
+                idx.set(i / 40, i % 40, uint64_t(std::max(0, src_cols - 1 - from_end) + (i % 7 == 0 ? 5 : 0)));
+            }
+            engine::tgather_index(dst.desc, src, idx.desc, nullptr);
+            for (int i = 0; i < 80; ++i) {
+                const auto k = std::min<uint64_t>(idx.get(i / 40, i % 40), uint64_t(src_cols - 1));
+                uint64_t expected = 0;
+                std::memcpy(&expected, src.data + k * bytes, std::size_t(bytes));
+                ASSERT_EQ(dst.get(i / 40, i % 40), expected) << engine::dtype_name(data) << ", " << src_cols << " elements";
+            }
+        }
+    }
+    munmap(pages, 2 * page);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// The loops of TGATHER's index form: rows of plain row-major tiles (their indices checked against the
-// extent on vectors first), and any other layout.
+// The loops of TGATHER's index form: rows of plain row-major tiles (by hardware gathers where they pay
+// off, else by scalar loads after one vector pass over the indices; index_gather.cpp), and any other
+// layout.
 #pragma once
 
 #include <cstddef>

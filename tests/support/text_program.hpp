@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <pto/runtime/memory.hpp>
+
 #include "asm/interpreter/interpreter.hpp"
 #include "asm/parser.hpp"
 #include "asm/verifier.hpp"
@@ -26,5 +28,31 @@ inline as::RunResult run_verified(const std::string& program, const std::string&
 
 // The first diagnostic of a run, formatted, or nothing.
 inline std::string first_diagnostic(const as::RunResult& r) { return r.diagnostics.empty() ? std::string() : r.diagnostics[0].format(); }
+
+// What a program does on `target`, each diagnostic as "CODE@file:line:col": the verifier's findings
+// (a parse failure is the one finding), and when there are none the first diagnostic of a run there
+// ("" when it runs clean).
+struct TextVerdict {
+    std::vector<std::string> verified;
+    std::string ran;
+};
+
+inline TextVerdict verdict_on(profile::Target target, const std::string& program, const std::string& file,
+                              std::vector<as::ArgumentBinding> args = {})
+{
+    const auto place = [](const Diagnostic& d) { return d.code + "@" + d.location; };
+    const as::ParseResult parsed = as::parse(program, file);
+    if (!parsed.ok()) return {{place(parsed.diagnostics[0])}, ""};
+    TextVerdict v;
+    for (const Diagnostic& d : as::verify(parsed.module, target)) v.verified.push_back(place(d));
+    if (!v.verified.empty()) return v;
+    runtime::set_target(target);
+    as::RunOptions options;
+    options.target = target;
+    const as::RunResult r = as::run(parsed.module, std::move(args), options);
+    runtime::set_target(profile::Target::Cpu);
+    v.ran = r.ok() ? "" : place(r.diagnostics[0]);
+    return v;
+}
 
 }  // namespace pto::test

@@ -69,7 +69,10 @@ void ttrans(const TileDesc& dst, const TileDesc& src_tile, const TileDesc* tmp)
 namespace {
 
 constexpr OperandSpec kSourceAndTmp[] = {{"src", OperandKind::Tile}, {"tmp", OperandKind::Tile, true}};
-constexpr Form kTtransForms[] = {{kSourceAndTmp, kTileDst}};
+// A convolution tile's format change (ttrans_conv); tmp, as in C++, is not used.
+constexpr OperandSpec kConvSourceAndTmp[] = {{"src", OperandKind::ConvTile}, {"tmp", OperandKind::Tile, true}};
+constexpr OperandSpec kConvDst[] = {{"dst", OperandKind::ConvTile}};
+constexpr Form kTtransForms[] = {{kSourceAndTmp, kTileDst}, {kConvSourceAndTmp, kConvDst}};
 
 }  // namespace
 
@@ -79,9 +82,13 @@ constexpr InstrDef definitions::TTRANS{
     .forms = kTtransForms,
     .pipe = vector_pipe,
     .check = [](const profile::Profile& p, const Call& c, LegalitySink& sink) {
+        if (const ConvTileDesc* src = c.sources[0].conv) return check_ttrans_conv(p, *c.destinations[0].conv, *src, sink);
         check_ttrans(p, c.dst(), c.src(0), c.optional_src(1), sink);
     },
-    .run = [](const Call& c) { ttrans(c.dst(), c.src(0), c.optional_src(1)); },
+    .run = [](const Call& c) {
+        if (const ConvTileDesc* src = c.sources[0].conv) return ttrans_conv(*c.destinations[0].conv, *src);
+        ttrans(c.dst(), c.src(0), c.optional_src(1));
+    },
 };
 
 }  // namespace pto::engine

@@ -117,9 +117,15 @@ constexpr OperandSpec kSourceAtTwice[] = {{"src", OperandKind::Tile},  {"row0", 
                                           {"col0", OperandKind::Scalar}, {"row1", OperandKind::Scalar},
                                           {"col1", OperandKind::Scalar}};
 constexpr OperandSpec kTwoTileDsts[] = {{"dst0", OperandKind::Tile}, {"dst1", OperandKind::Tile}};
+// A convolution tile's window: its FRACTAL_Z weights into a Right tile.
+constexpr OperandSpec kConvSourceAt[] = {{"src", OperandKind::ConvTile}, {"row", OperandKind::Scalar}, {"col", OperandKind::Scalar}};
 enum WindowForm : std::size_t { kWholeWindow, kWindowAt, kQuantizedWindowAt, kTwoWindows };
-constexpr Form kTextractForms[] = {
-    {kTileSrc, kTileDst}, {kSourceAt, kTileDst}, {kSourceAndPreQuantAt, kTileDst}, {kSourceAtTwice, kTwoTileDsts}};
+constexpr Form kTextractForms[] = {{kTileSrc, kTileDst},
+                                   {kSourceAt, kTileDst},
+                                   {kSourceAndPreQuantAt, kTileDst},
+                                   {kSourceAtTwice, kTwoTileDsts},
+                                   {kConvSrc, kTileDst},
+                                   {kConvSourceAt, kTileDst}};
 constexpr Form kTinsertForms[] = {{kTileSrc, kTileDst}, {kSourceAt, kTileDst}, {kSourceAndPreQuantAt, kTileDst}};
 constexpr Form kWindowFpForms[] = {{kSourceAndTableAt, kTileDst}};
 
@@ -171,6 +177,7 @@ const WindowStart* start_of(const std::optional<WindowStart>& s) { return s ? &*
 void check_textract_call(const profile::Profile& p, const Call& c, LegalitySink& sink)
 {
     const WindowCall w = window_call(c);
+    if (const ConvTileDesc* weights = c.sources[0].conv) return check_textract(p, c.dst(), *weights, start_of(w.start), w.relu, w.mode, sink);
     check_textract(p, c.dst(), c.src(0), start_of(w.start), w.relu, w.mode, sink, quant_of(w));
     if (c.form == kTwoWindows)
         check_textract(p, c.dst(1), c.src(0), start_of(window_start(c, 3)), w.relu, w.mode, sink, quant_of(w));
@@ -179,6 +186,12 @@ void check_textract_call(const profile::Profile& p, const Call& c, LegalitySink&
 void run_textract_call(const Call& c)
 {
     const WindowCall w = window_call(c);
+    if (const ConvTileDesc* weights = c.sources[0].conv) {
+        // The C++ form has no ReLU or split mode: the text's attributes are checked before it runs.
+        StopAtFirstFinding stop;
+        check_textract_call(runtime::active_profile(), c, stop);
+        return textract(c.dst(), *weights, *w.start);
+    }
     textract(c.dst(), c.src(0), *w.start, w.relu, w.mode, quant_of(w));
     if (c.form == kTwoWindows) textract(c.dst(1), c.src(0), *window_start(c, 3), w.relu, w.mode, quant_of(w));
 }

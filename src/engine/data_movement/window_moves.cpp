@@ -207,21 +207,45 @@ std::optional<TileDesc> fractal_z_matrix(const ConvTileDesc& src)
     return m;
 }
 
+// The rules only a convolution tile's window has: FRACTAL_Z weights in L1 into a Right tile of their type.
+// True when they hold.
+bool check_conv_weights(const TileDesc& dst, const ConvTileDesc& src, LegalitySink& sink)
+{
+    bool held = true;
+    const auto broken = [&](const char* code, const char* operand, const std::string& rule, const std::string& expected,
+                            const std::string& actual) {
+        held = false;
+        report(sink, code, operand, rule, expected, actual);
+    };
+    if (src.loc != TileType::Mat)
+        broken("LEGAL_TEXTRACT_LOCATION", "src", "a convolution tile's window comes from L1", "a Mat convolution tile",
+               dm::location_name(src.loc));
+    if (!fractal_z_matrix(src))
+        broken("LEGAL_TEXTRACT_LAYOUT", "src", "a convolution tile's window comes from its weights in FRACTAL_Z or FRACTAL_Z_3D",
+               "[C1HW, N/16, 16, C0] or [..., N, C0] with C0 = 32 bytes and N a multiple of 16",
+               dm::layout_name(src.layout) + " of " + std::to_string(src.dims) + " dimensions");
+    if (dst.loc != TileType::Right || dst.dtype != src.dtype)
+        broken("LEGAL_TEXTRACT_LOCATION", "dst", "a convolution tile's window goes to a Right tile of its type",
+               "a " + std::string(dtype_name(src.dtype)) + " Right tile", std::string(dtype_name(dst.dtype)) + " " + dm::location_name(dst.loc));
+    return held;
+}
+
 }  // namespace
+
+void check_textract(const profile::Profile& p, const TileDesc& dst, const ConvTileDesc& src, const WindowStart* start,
+                    ReluPreMode relu, AccToVecMode mode, LegalitySink& sink)
+{
+    if (check_conv_weights(dst, src, sink)) check_textract(p, dst, *fractal_z_matrix(src), start, relu, mode, sink);
+}
 
 void textract(const TileDesc& dst, const ConvTileDesc& src, WindowStart start)
 {
-    const std::optional<TileDesc> matrix = fractal_z_matrix(src);
-    if (!matrix)
-        runtime::fail({"LEGAL_TEXTRACT_LAYOUT", "TEXTRACT", "src",
-                       "a convolution tile's window comes from its weights in FRACTAL_Z or FRACTAL_Z_3D",
-                       "[C1HW, N/16, 16, C0] or [..., N, C0] with C0 = 32 bytes and N a multiple of 16",
-                       dm::layout_name(src.layout) + " of " + std::to_string(src.dims) + " dimensions", ""});
-    if (dst.loc != TileType::Right || dst.dtype != src.dtype)
-        runtime::fail({"LEGAL_TEXTRACT_LOCATION", "TEXTRACT", "dst", "a convolution tile's window goes to a Right tile of its type",
-                       "a " + std::string(dtype_name(src.dtype)) + " Right tile",
-                       std::string(dtype_name(dst.dtype)) + " " + dm::location_name(dst.loc), ""});
-    textract(dst, *matrix, start);
+    {
+        runtime::InstructionScope scope("TEXTRACT");
+        StopAtFirstFinding stop;
+        check_conv_weights(dst, src, stop);
+    }
+    textract(dst, *fractal_z_matrix(src), start);
 }
 
 }  // namespace pto::engine

@@ -6,6 +6,7 @@
 #include <bit>
 #include <optional>
 
+#include "engine/data_movement/conv_window.hpp"
 #include "engine/definition.hpp"
 
 namespace pto::engine {

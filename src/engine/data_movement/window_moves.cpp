@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/hold_back.hpp"
+#include "engine/data_movement/conv_window.hpp"
 #include "engine/data_movement/operand_checks.hpp"
 #include "engine/data_movement/tile_move.hpp"
 

@@ -122,11 +122,6 @@ void check_tmov(const profile::Profile& p, const TileDesc& dst, const TileDesc& 
 // `start`: null when the verifier does not know it (the rules that read it are skipped).
 void check_textract(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const WindowStart* start,
                     ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant = nullptr);
-// A convolution tile's window: FRACTAL_Z weights in L1 (LEGAL_TEXTRACT_LAYOUT, _LOCATION) into a Right tile of
-// their type, then the rules of a window of the Zn matrix they lay out (a ReLU or split mode is TMOV's
-// LEGAL_TMOV_MODE there, as on any Mat source).
-void check_textract(const profile::Profile& p, const TileDesc& dst, const ConvTileDesc& src, const WindowStart* start,
-                    ReluPreMode relu, AccToVecMode mode, LegalitySink& sink);
 void check_tinsert(const profile::Profile& p, const TileDesc& dst, const TileDesc& src, const WindowStart* start,
                    ReluPreMode relu, AccToVecMode mode, LegalitySink& sink, const AccQuantization* quant = nullptr,
                    std::optional<TInsertMode> split_mode = std::nullopt);

@@ -66,18 +66,18 @@ TEST(Ttrans, RowMajorEveryElementSize)
     expect_transpose<uint32_t, BLayout::RowMajor, 8, 64>(4);
 }
 
-// The kernel alone against the plain element loop, on random bits: sizes on both sides of its bands
-// (two 16-byte blocks one above the other) and 64-byte squares and between them, strides wider than the
-// rows; nothing outside the transposed region is written.
+// The kernel alone against the plain element loop, on random bits: sizes on both sides of its bands (two
+// and, with 64-byte vectors, four 16-byte blocks one above the other) and between them, strides wider
+// than the rows; nothing outside the transposed region is written.
 template <typename Word>
 void expect_kernel_matches_loop(uint32_t seed)
 {
     std::mt19937 rng(seed);
-    constexpr int kBand = 32 / sizeof(Word), kSquare = 64 / sizeof(Word);
-    const int edges[] = {1, kBand / 2 - 1, kBand / 2, kBand - 1, kBand, kBand + 1, kSquare - 1, kSquare + kBand / 2 + 3, 3 * kSquare + 5};
+    constexpr int kBand = 32 / sizeof(Word), kWideBand = 64 / sizeof(Word);
+    const int edges[] = {1, kBand / 2 - 1, kBand / 2, kBand - 1, kBand, kBand + 1, kWideBand - 1, kWideBand + kBand + kBand / 2 + 3, 3 * kWideBand + 5};
     for (int trial = 0; trial < 40; ++trial) {
-        const int rows = trial < 9 ? edges[trial] : 1 + int(rng() % (4 * kSquare));
-        const int cols = trial < 9 ? edges[8 - trial] : 1 + int(rng() % (4 * kSquare));
+        const int rows = trial < 9 ? edges[trial] : 1 + int(rng() % (4 * kWideBand));
+        const int cols = trial < 9 ? edges[8 - trial] : 1 + int(rng() % (4 * kWideBand));
         const int64_t src_stride = cols + int64_t(rng() % 5), dst_stride = rows + int64_t(rng() % 5);
         std::vector<Word> src(size_t(rows * src_stride)), dst(size_t(cols * dst_stride)), want;
         for (Word& w : src) w = Word(rng());

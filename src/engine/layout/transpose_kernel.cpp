@@ -1,6 +1,6 @@
 // TTRANS's kernel for unboxed row-major tiles: square blocks of one 16-byte vector per row (4 x 4 words,
-// 8 x 8 halves, 16 x 16 bytes) transposed in registers by repeated interleaving, two such blocks at once
-// in a 32-byte vector where the target has one, the ragged edges one element at a time.
+// 8 x 8 halves, 16 x 16 bytes) transposed in registers by repeated interleaving, two or four such blocks
+// at once in a 32- or 64-byte vector where the target has one, the ragged edges one element at a time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "engine/layout/transpose_kernel.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -28,13 +28,13 @@ HWY_INLINE void transpose_scalar(const Transpose& t, int r0, int r1, int c0, int
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// Vectors of up to 32 bytes: 16-byte blocks of n x n elements (n = 16 / sizeof(T)) are transposed each in
-// its own part of the vector, and a 32-byte vector takes two blocks that lie one above the other in src, so
-// that they come out side by side: each dst row is then written 32 bytes at a time.
+// Vectors of up to 64 bytes: 16-byte blocks of n x n elements (n = 16 / sizeof(T)) are transposed each in
+// its own part of the vector, and a vector of k blocks takes k blocks that lie one above the other in src,
+// so that they come out side by side: each dst row is then written k * 16 bytes at a time.
 template <typename T>
-using BandTag = hn::CappedTag<T, 32 / sizeof(T)>;
+using BandTag = hn::CappedTag<T, 64 / sizeof(T)>;
 
-// The n elements at p and, in a 32-byte vector, the n elements of the row n below them: one block each.
+// The n elements at p and, in a wider vector, those of the rows n, 2n, ... below them: one block each.
 template <class D, typename T>
 HWY_INLINE hn::Vec<D> load_blocks(D d, const T* p, int64_t stride)
 {
@@ -42,9 +42,9 @@ HWY_INLINE hn::Vec<D> load_blocks(D d, const T* p, int64_t stride)
     if constexpr (hn::MaxLanes(d) == n) {
         return hn::LoadU(d, p);
     } else {
-        static_assert(hn::MaxLanes(d) == 2 * n, "one or two 16-byte blocks per vector");
         const hn::Half<D> half;
-        return hn::Combine(d, hn::LoadU(half, p + n * stride), hn::LoadU(half, p));
+        constexpr int64_t half_rows = hn::MaxLanes(half) / n * n;
+        return hn::Combine(d, load_blocks(half, p + half_rows * stride, stride), load_blocks(half, p, stride));
     }
 }
 
@@ -76,14 +76,14 @@ HWY_INLINE int transpose_bands(D d, const Transpose& t, int first_row)
     const T* src = static_cast<const T*>(t.src);
     T* dst = static_cast<T*>(t.dst);
     const int end_row = first_row + (t.rows - first_row) / band * band, whole_cols = t.cols / n * n;
-    // Squares of 64 bytes a side, so that each cache line of dst is written whole while it is in L1.
-    constexpr int kSquare = 64 / sizeof(T);
-    for (int r0 = first_row; r0 < end_row; r0 += kSquare)
-        for (int c0 = 0; c0 < whole_cols; c0 += kSquare)
-            for (int c = c0; c < std::min(c0 + kSquare, whole_cols); c += n)
-                for (int r = r0; r < std::min(r0 + kSquare, end_row); r += band)
-                    transpose_band_columns(d, src + int64_t(r) * t.src_stride + c, t.src_stride, dst + int64_t(c) * t.dst_stride + r,
-                                           t.dst_stride);
+    // Strips of 64 bytes of src's columns, top to bottom: each cache line of src is read whole at once,
+    // and the strip's dst rows are written in step, whole lines while they are in L1.
+    constexpr int kStrip = 64 / sizeof(T);
+    for (int c0 = 0; c0 < whole_cols; c0 += kStrip)
+        for (int r = first_row; r < end_row; r += band)
+            for (int c = c0; c < std::min(c0 + kStrip, whole_cols); c += n)
+                transpose_band_columns(d, src + int64_t(r) * t.src_stride + c, t.src_stride, dst + int64_t(c) * t.dst_stride + r,
+                                       t.dst_stride);
     return end_row;
 }
 #endif
@@ -96,6 +96,7 @@ HWY_INLINE void transpose(const Transpose& t)
 #else
     constexpr int n = 16 / sizeof(T);
     int row = transpose_bands(BandTag<T>(), t, 0);
+    if constexpr (hn::MaxLanes(BandTag<T>()) > 2 * n) row = transpose_bands(hn::CappedTag<T, 2 * n>(), t, row);
     if constexpr (hn::MaxLanes(BandTag<T>()) > n) row = transpose_bands(hn::Full128<T>(), t, row);
     transpose_scalar<T>(t, 0, row, t.cols / n * n, t.cols);
     transpose_scalar<T>(t, row, t.rows, 0, t.cols);

@@ -117,6 +117,30 @@ struct Global {
     }
 };
 
+// A row-major Vec tile descriptor of `rows` x `cols` elements of `t` over `storage` (filled with 3s),
+// all of it valid, for the tests that call the engine's checks directly.
+inline pto::engine::TileDesc vec_tile(std::vector<std::byte>& storage, DType t, int rows, int cols)
+{
+    storage.assign(storage_bytes(int64_t(rows) * cols, t), std::byte{3});
+    pto::engine::TileDesc tile;
+    tile.dtype = t;
+    tile.rows = tile.valid_rows = rows;
+    tile.cols = tile.valid_cols = cols;
+    tile.data = storage.data();
+    return tile;
+}
+
+// A dense 2-D ND tensor of `rows` x `cols` elements of `t` over `storage` (zeroed).
+inline pto::engine::GlobalDesc flat_global(std::vector<std::byte>& storage, DType t, int rows, int cols)
+{
+    storage.assign(storage_bytes(int64_t(rows) * cols, t), std::byte{0});
+    Global g;
+    g.shape[3] = rows;
+    g.shape[4] = cols;
+    g.stride[3] = cols;
+    return g.desc(storage.data(), t);
+}
+
 // Dense strides for `shape` in `layout` with a little random padding between lines, so that strides
 // differ from shapes.
 inline void pad_strides(Global& g, std::mt19937& rng, bool allow_gaps)

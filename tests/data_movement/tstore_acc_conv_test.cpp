@@ -675,17 +675,19 @@ TEST(TstoreAccConvIntrinsics, EveryFormIntoEachLayout)
 // The intrinsics stop illegal stores at compile time, each at the static_assert naming its rule: the
 // compiler (CXX, or c++) compiles compile_fail/illegal_<target>.cpp for its target and must report
 // exactly the broken rules, one per illegal function, and nothing about the legal calls.
-TEST(TstoreAccConvStaticRules, OnA2A3NhwcABadC0AndAValidRegionThatIsNotTheView)
+TEST(TstoreAccConvStaticRules, OnA2A3NhwcABadC0AValidRegionThatIsNotTheViewAndTheCpuOnlyQuantizingStores)
 {
     pto::test::expect_static_rules("data_movement", "a2a3",
-                                   {{"LEGAL_GM_LAYOUT", 1}, {"LEGAL_GM_CONV_SHAPE", 2}, {"RUN_GLOBAL_SHAPE", 2}});
+                                   {{"LEGAL_GM_LAYOUT", 1}, {"LEGAL_GM_CONV_SHAPE", 2}, {"RUN_GLOBAL_SHAPE", 2},
+                                    {"LEGAL_TSTORE_LOCATION", 1}, {"LEGAL_TSTORE_QUANT_DTYPE", 1}});
 }
 
-TEST(TstoreAccConvStaticRules, OnA5Nc1hwc0AnOuterBlockTwoDepthsTooFewChannelsAndAFloatAtomicAdd)
+TEST(TstoreAccConvStaticRules, OnA5Nc1hwc0AnOuterBlockTwoDepthsTooFewChannelsAFloatAtomicAddAndTheCpuOnlyQuantizingStores)
 {
     pto::test::expect_static_rules("data_movement", "a5",
                                    {{"LEGAL_GM_LAYOUT", 1}, {"LEGAL_GM_CONV_SHAPE", 2}, {"RUN_GLOBAL_SHAPE", 1},
-                                    {"LEGAL_TSTORE_ATOMIC", 1}});
+                                    {"LEGAL_TSTORE_ATOMIC", 1}, {"LEGAL_TSTORE_LOCATION", 1},
+                                    {"LEGAL_TSTORE_QUANT_DTYPE", 1}});
 }
 
 // --- PTO-AS ------------------------------------------------------------------------------------------------

@@ -265,31 +265,6 @@ TEST(TstoreAcc, IntoAnNzTensorAndAtomically)
 
 // --- illegal cases ---------------------------------------------------------------------------------
 
-namespace {
-
-TileDesc vec_tile(std::vector<std::byte>& storage, DType t, int rows, int cols)
-{
-    storage.assign(storage_bytes(int64_t(rows) * cols, t), std::byte{3});
-    TileDesc tile;
-    tile.dtype = t;
-    tile.rows = tile.valid_rows = rows;
-    tile.cols = tile.valid_cols = cols;
-    tile.data = storage.data();
-    return tile;
-}
-
-GlobalDesc flat_global(std::vector<std::byte>& storage, DType t, int rows, int cols)
-{
-    storage.assign(storage_bytes(int64_t(rows) * cols, t), std::byte{0});
-    Global g;
-    g.shape[3] = rows;
-    g.shape[4] = cols;
-    g.stride[3] = cols;
-    return g.desc(storage.data(), t);
-}
-
-}  // namespace
-
 // --- quantizing store (pre-quant scalar) ---------------------------------------------------------------
 
 namespace {
@@ -422,8 +397,12 @@ TEST(TstoreQuant, RulesPerTarget)
     table.loc = TileType::Scaling;
     EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.per_column = &table}, ReluPreMode::NoRelu); }).code,
               "RUN_VALID_SHAPE");  // 8 words for 16 columns
-    EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, vec, {.scalar = pre_quant(0.5f)}, ReluPreMode::NoRelu); }).code,
-              "LEGAL_TSTORE_LOCATION");
+    // Quantizing a Vec tile: the cpu profile only (tests/data_movement/cpu_compat_store_test.cpp).
+    for (auto t : {profile::Target::A2A3, profile::Target::A5}) {
+        ScopedTarget target(t);
+        EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, vec, {.scalar = pre_quant(0.5f)}, ReluPreMode::NoRelu); }).code,
+                  "LEGAL_TSTORE_LOCATION");
+    }
 }
 
 TEST(TstoreIllegal, LocationsPerProfile)

@@ -21,12 +21,13 @@ namespace pto {
 
 namespace detail {
 
-// `Store`: the layouts a store reaches (an Acc tile also the target's convolution layouts).
-template <typename TileData, typename GlobalData, bool Store = false>
+// `Store`: the layouts a store reaches (an Acc tile also the target's convolution layouts); `Quantized`:
+// a quantizing store, whose tensor has the quantized type rather than the tile's.
+template <typename TileData, typename GlobalData, bool Store = false, bool Quantized = false>
 constexpr void static_check_global_transfer()
 {
     constexpr auto tile_type = engine::dtype_of<typename TileData::DType>;
-    static_assert(TileData::Loc == TileType::Acc ||
+    static_assert(TileData::Loc == TileType::Acc || Quantized ||
                       rules::element_size_match(tile_type, engine::dtype_of<typename GlobalData::DType>),
                   "LEGAL_GM_ELEMENT_SIZE: the tile's and the global tensor's element types must have one size");
     static_assert(Store ? rules::gm_store_layout_ok(profile::kProfile, TileData::Loc, GlobalData::layout, TileData::BFractal,
@@ -339,31 +340,35 @@ PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&... event
 
 namespace detail {
 
-// The rules of a quantizing store (an Acc tile into a tensor of a type the fixpipe quantizes into).
+// The rules of a quantizing store (an Acc tile, on cpu any tile TSTORE stores from, into a tensor of a
+// type the fixpipe quantizes into).
 template <typename TileData, typename GlobalData, AtomicType atomicType>
 constexpr void static_check_quantizing_store()
 {
-    static_assert(is_tile_data_v<TileData> && TileData::Loc == TileType::Acc,
-                  "LEGAL_TSTORE_LOCATION: a quantizing store reads an Acc tile");
+    static_assert(is_tile_data_v<TileData>, "TSTORE stores from a Tile");
     static_assert(is_global_data_v<GlobalData>, "TSTORE stores into a GlobalTensor");
     constexpr auto& target = profile::kProfile;
+    static_assert(rules::tstore_quant_source_ok(target, TileData::Loc),
+                  "LEGAL_TSTORE_LOCATION: a quantizing store reads an Acc tile (cpu: any tile TSTORE stores from)");
     constexpr auto global_type = engine::dtype_of<typename GlobalData::DType>;
     static_assert(rules::acc_quant_output_dtype_ok(target, engine::dtype_of<typename TileData::DType>, global_type),
                   "LEGAL_TSTORE_QUANT_DTYPE: a quantizing store makes f32 -> i8/u8 (a5: also f16/bf16/hif8/e4m3/f32) "
-                  "and i32 -> i8/u8/f16 (a5: also bf16)");
-    static_assert(rules::acc_store_shape_ok(GlobalData::layout, TileData::Rows, TileData::Cols),
-                  "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
-                  "into NZ and the convolution layouts");
+                  "and i32 -> i8/u8/f16 (a5: also bf16; cpu: also i16)");
+    if constexpr (TileData::Loc == TileType::Acc) {
+        static_assert(rules::acc_store_shape_ok(GlobalData::layout, TileData::Rows, TileData::Cols),
+                      "LEGAL_TSTORE_ACC_SHAPE: 1 <= Cols <= 4095; Rows <= 8192 into ND, <= 65535 (Cols % 16 == 0) "
+                      "into NZ and the convolution layouts");
+        static_check_acc_conv_store<TileData, GlobalData>();
+    }
     static_assert(rules::tstore_atomic_ok(target, atomicType, global_type),
                   "LEGAL_TSTORE_ATOMIC: AtomicAdd accumulates into f32 or i32 tensors (i32 only on a5; cpu: also f16, bf16 and integers)");
-    static_check_acc_conv_store<TileData, GlobalData>();
-    static_check_global_transfer<TileData, GlobalData, true>();
+    static_check_global_transfer<TileData, GlobalData, true, true>();
 }
 
 }  // namespace detail
 
-// TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, preQuantScalar): an Acc tile
-// quantized on its way out by one scale (engine::tstore with an AccQuantization).
+// TSTORE<TileData, GlobalData, atomicType, reluPreMode>(dst, src, preQuantScalar): an Acc tile (cpu:
+// any tile) quantized on its way out by one scale (engine::tstore with an AccQuantization).
 template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&... events)
@@ -382,7 +387,7 @@ PTO_INST RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantSca
 }
 
 // TSTORE_FP<TileData, GlobalData, FpTileData, atomicType, reluPreMode>(dst, src, fp): the same, each
-// column with the scale of its word in the Scaling table fp.
+// column with the scale of its word in the Scaling table fp (a column-major non-Acc tile: each row).
 template <typename TileData, typename GlobalData, typename FpTileData, AtomicType atomicType = AtomicType::AtomicNone,
           ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
 PTO_INST RecordEvent TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events)

@@ -153,11 +153,35 @@ constexpr bool tstore_location_ok(const profile::Profile& p, TileType loc)
 }
 
 // Rule LEGAL_TSTORE_DTYPE: element types a Vec or Mat tile stores (A5 adds its narrow floats; the cpu
-// profile also int4, as the public CPU simulation stores it).
+// profile every type it loads, as the public CPU simulation stores them: int4 and float8_e8m0 too).
 constexpr bool tstore_dtype_ok(const profile::Profile& p, DType t)
 {
     if (p.target == profile::Target::A2A3) return is_base_movable(t);
-    return is_base_movable(t) || is_a5_narrow_float(t) || (p.target == profile::Target::Cpu && t == DType::I4);
+    if (p.target == profile::Target::Cpu) return tload_dtype_ok(p, t);
+    return is_base_movable(t) || is_a5_narrow_float(t);
+}
+
+// Rule LEGAL_TSTORE_LOCATION (the quantizing forms, with a pre-quant scalar or a table): every real target
+// quantizes only what leaves an accumulator; the cpu profile quantizes out of any tile it stores from,
+// as the public CPU simulation does.
+constexpr bool tstore_quant_source_ok(const profile::Profile& p, TileType loc)
+{
+    return loc == TileType::Acc || (p.target == profile::Target::Cpu && tstore_location_ok(p, loc));
+}
+
+// Rule LEGAL_TSTORE_RELU: a ReLU pre-mode applies to stores from an accumulator; the cpu profile also
+// takes it on a quantizing store from any tile (the ReLU of the quantized value, as out of an accumulator).
+constexpr bool tstore_relu_ok(const profile::Profile& p, TileType loc, ReluPreMode relu, bool quantized)
+{
+    return relu == ReluPreMode::NoRelu || loc == TileType::Acc || (quantized && p.target == profile::Target::Cpu);
+}
+
+// Which source element a quantizing store's table word scales: the column's word out of an accumulator
+// (an output channel) and out of a row-major tile; the row's word out of a column-major Vec or Mat tile
+// (cpu profile), as the public CPU simulation reads its table along the tile's minor axis.
+constexpr bool tstore_table_per_row(TileType loc, BLayout b)
+{
+    return loc != TileType::Acc && b == BLayout::ColMajor;
 }
 
 // --- convolution tiles (ConvTile) ---------------------------------------------------------------
@@ -199,9 +223,13 @@ constexpr bool acc_output_dtype_ok(DType acc, DType out)
     return false;
 }
 
+// The quantizing pair that shifts instead of scaling (the cpu profile's i32 -> i16, the public CPU
+// simulation's SHIFTS322S16 mode).
+constexpr bool quant_shifts(DType src, DType out) { return src == DType::I32 && out == DType::I16; }
+
 // Rule LEGAL_TSTORE_QUANT_DTYPE: what an accumulator turns into through a quantizing store (TSTORE
 // with a pre-quant scalar). A2/A3: f32 -> i8/u8, i32 -> i8/u8/f16; A5 also f32 -> f16/bf16/hif8/e4m3/f32
-// and i32 -> bf16.
+// and i32 -> bf16; the cpu profile also i32 -> i16 (quant_shifts).
 constexpr bool acc_quant_output_dtype_ok(const profile::Profile& p, DType acc, DType out)
 {
     const bool byte = out == DType::I8 || out == DType::U8;
@@ -210,7 +238,9 @@ constexpr bool acc_quant_output_dtype_ok(const profile::Profile& p, DType acc, D
         return byte || (a5 && (out == DType::F16 || out == DType::BF16 || out == DType::HiF8 ||
                                out == DType::F8E4M3 || out == DType::F32));
     }
-    if (acc == DType::I32) return byte || out == DType::F16 || (a5 && out == DType::BF16);
+    if (acc == DType::I32)
+        return byte || out == DType::F16 || (a5 && out == DType::BF16) ||
+               (p.target == profile::Target::Cpu && quant_shifts(acc, out));
     return false;
 }
 

@@ -1,5 +1,5 @@
 // The fixpipe's quantization of accumulator elements, shared by the quantizing TSTORE and TMOV forms:
-// q = f32(x) * scale, ReLU'd, then rounded into the output type.
+// q = f32(x) * scale, ReLU'd, then rounded into the output type; i32 -> i16 (cpu profile) shifts instead.
 #pragma once
 
 #include <cstddef>
@@ -16,16 +16,21 @@ namespace pto::engine::data_movement {
 // The f32 scale of a pre-quant word (the scalar, or one element of a table): its low 32 bits.
 float quant_scale(uint64_t word);
 
-// The scale of source column `column`: the pre-quant scalar's, or the table's word for that column.
-float column_scale(const AccQuantization& quant, int64_t column);
+// The pre-quant word for table index `index` (a source column, or a row where the table runs along the
+// rows): the scalar itself, or the table's word at that index.
+uint64_t quant_word(const AccQuantization& quant, int64_t index);
 
-// The rules of a per-column table for `columns` source columns: a Scaling tile of 64-bit words
-// (LEGAL_FP_TABLE) with a word per column (RUN_VALID_SHAPE).
-void check_quant_table(const profile::Profile& profile, const TileDesc& table, int columns, LegalitySink& sink);
+// The rules of a table for `entries` source columns (or rows: `entry` names which): a Scaling tile of
+// 64-bit words (LEGAL_FP_TABLE) with a word per entry (RUN_VALID_SHAPE).
+void check_quant_table(const profile::Profile& profile, const TileDesc& table, int entries, LegalitySink& sink,
+                       const char* entry = "source column");
 
-// Accumulator element `index` of `src` (f32, or i32 read as f32) times `scale`; with NormalRelu a
-// negative product becomes +0.
-float quantized_value(const TileDesc& src, int64_t index, float scale, ReluPreMode relu);
+// Element `index` of `src` quantized by `word` into `out` at `at` (added to what `at` holds when
+// `accumulate`): f32(x) times the word's scale, negatives +0 with NormalRelu, then write_quantized; an
+// i32 -> i16 pair (rules::quant_shifts) instead shifts x right arithmetically by 1 + the word's bits
+// 32..35 and saturates to i16, as the public CPU simulation's SHIFTS322S16 mode.
+void write_quantized_element(const TileDesc& src, int64_t index, uint64_t word, ReluPreMode relu, DType out,
+                             std::byte* at, bool accumulate = false);
 
 // q rounded to nearest even into `out` at `at`, a finite q saturating to the type's range (8-bit
 // integers: NaN -> 0; floats keep infinities and NaN where the type has them); when `accumulate`, that

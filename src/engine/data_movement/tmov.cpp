@@ -108,10 +108,10 @@ void move_quantized(const TileDesc& dst, const TileDesc& src, const AccQuantizat
 {
     const int64_t out_bytes = (dst.element_bits() + 7) / 8;
     for (int64_t c = 0; c < w.cols; ++c) {
-        const float scale = dm::column_scale(quant, w.src_col + c);
+        const uint64_t word = dm::quant_word(quant, w.src_col + c);
         for (int64_t r = 0; r < w.rows; ++r)
-            dm::write_quantized(dm::quantized_value(src, src.offset(w.src_row + r, w.src_col + c), scale, relu), dst.dtype,
-                                dst.data + dst.offset(w.dst_row + r, w.dst_col + c) * out_bytes);
+            dm::write_quantized_element(src, src.offset(w.src_row + r, w.src_col + c), word, relu, dst.dtype,
+                                        dst.data + dst.offset(w.dst_row + r, w.dst_col + c) * out_bytes);
     }
 }
 

@@ -1,5 +1,5 @@
-// TSTORE: Vec / Mat / Acc tile -> global tensor, plain, atomically accumulated, or (Acc) with ReLU or
-// quantized by a pre-quant scalar or a per-column table (TSTORE_FP).
+// TSTORE: Vec / Mat / Acc tile -> global tensor, plain, atomically accumulated, or (Acc; cpu profile: any
+// tile) with ReLU or quantized by a pre-quant scalar or a per-column table (TSTORE_FP).
 #include <pto/engine/access.hpp>
 #include <pto/engine/ops/data_movement.hpp>
 #include <pto/profile/rules_data_movement.hpp>
@@ -103,7 +103,7 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
                   LegalitySink& sink, const AccQuantization* quant, ReluPreMode relu)
 {
     const bool quantized = quant != nullptr;
-    if (!rules::tstore_location_ok(profile, src.loc) || (quantized && src.loc != TileType::Acc)) {
+    if (!rules::tstore_location_ok(profile, src.loc) || (quantized && !rules::tstore_quant_source_ok(profile, src.loc))) {
         dm::report_rule(sink, profile, "LEGAL_TSTORE_LOCATION", "src",
                       "TSTORE cannot store from a " + dm::location_name(src.loc) + " tile" +
                           (quantized ? " with a quantization" : ""),
@@ -114,16 +114,24 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
     if (quantized) {
         if (!rules::acc_quant_output_dtype_ok(profile, src.dtype, dst.dtype)) {
             dm::report_rule(sink, profile, "LEGAL_TSTORE_QUANT_DTYPE", "dst",
-                          "a quantizing store of a " + name_of(src.dtype) + " accumulator cannot produce " +
-                              name_of(dst.dtype),
+                          "a quantizing store of " +
+                              (src.loc == TileType::Acc ? "an accumulator of " + name_of(src.dtype)
+                                                        : "a " + name_of(src.dtype) + " tile") +
+                              " cannot produce " + name_of(dst.dtype),
                           profile.target == profile::Target::A2A3 ? "f32 -> i8/u8, i32 -> i8/u8/f16"
+                          : profile.target == profile::Target::A5 ? "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, "
+                                                                    "i32 -> i8/u8/f16/bf16"
                                                                   : "f32 -> i8/u8/f16/bf16/hif8/e4m3/f32, "
-                                                                    "i32 -> i8/u8/f16/bf16",
+                                                                    "i32 -> i8/u8/f16/bf16/i16",
                           name_of(src.dtype) + " -> " + name_of(dst.dtype));
         }
-        if (quant->per_column) dm::check_quant_table(profile, *quant->per_column, src.valid_cols, sink);
+        if (quant->per_column) {
+            const bool per_row = rules::tstore_table_per_row(src.loc, src.blayout);
+            dm::check_quant_table(profile, *quant->per_column, per_row ? src.valid_rows : src.valid_cols, sink,
+                                  per_row ? "source row" : "source column");
+        }
     }
-    if (relu != ReluPreMode::NoRelu && src.loc != TileType::Acc) {
+    if (!rules::tstore_relu_ok(profile, src.loc, relu, quantized)) {
         dm::report_rule(sink, profile, "LEGAL_TSTORE_RELU", "src", "a ReLU pre-mode applies to stores from an accumulator",
                         "an Acc tile", dm::location_name(src.loc));
     }
@@ -145,7 +153,7 @@ void check_tstore(const profile::Profile& profile, const GlobalDesc& dst, const 
             dm::report_rule(sink, profile, "LEGAL_TSTORE_DTYPE", "src", "TSTORE does not store " + name_of(src.dtype) + " tiles",
                           "a supported element type", name_of(src.dtype));
         }
-        if (!rules::element_size_match(src.dtype, dst.dtype)) {
+        if (!quantized && !rules::element_size_match(src.dtype, dst.dtype)) {
             dm::report_rule(sink, profile, "LEGAL_GM_ELEMENT_SIZE", "dst",
                           "the tile's element type " + name_of(src.dtype) + " and the global tensor's " +
                               name_of(dst.dtype) + " differ in size",
@@ -199,7 +207,9 @@ dm::GlobalView checked_view(const GlobalDesc& dst, const TileDesc& src, AtomicTy
     const GlobalDesc folded = dm::folded_for(dst, src);
     dm::check_global_access(folded, src.valid_rows, src.valid_cols, "dst");
     require_written(src, "src");
-    if (quant && quant->per_column) require_written(*quant->per_column, 1, src.valid_cols, "fp");
+    if (quant && quant->per_column)
+        require_written(*quant->per_column, 1,
+                        rules::tstore_table_per_row(src.loc, src.blayout) ? src.valid_rows : src.valid_cols, "fp");
     const dm::GlobalView view(folded);
     dm::note_global_region(view, src.valid_rows, src.valid_cols, dtype_bits(folded.dtype), true, atomic == AtomicType::AtomicAdd);
     return view;
@@ -232,11 +242,11 @@ void tstore(const GlobalDesc& dst, const TileDesc& src, const AccQuantization& q
     const int64_t out_bytes = (dtype_bits(dst.dtype) + 7) / 8;
     std::unique_lock<std::mutex> atomics;
     if (atomic == AtomicType::AtomicAdd) atomics = lock_global_atomics();
+    const bool per_row = rules::tstore_table_per_row(src.loc, src.blayout);
     for (int c = 0; c < src.valid_cols; ++c) {
-        const float scale = dm::column_scale(quant, c);
         for (int r = 0; r < src.valid_rows; ++r) {
-            dm::write_quantized(dm::quantized_value(src, src.offset(r, c), scale, relu), dst.dtype,
-                                view.base() + view.offset(r, c) * out_bytes, atomic == AtomicType::AtomicAdd);
+            dm::write_quantized_element(src, src.offset(r, c), dm::quant_word(quant, per_row ? r : c), relu, dst.dtype,
+                                        view.base() + view.offset(r, c) * out_bytes, atomic == AtomicType::AtomicAdd);
         }
     }
 }

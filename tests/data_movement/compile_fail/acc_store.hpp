@@ -1,5 +1,6 @@
 // What illegal_a2a3.cpp and illegal_a5.cpp store: 32 x 32 accumulators into tensors of the convolution
-// layouts, each call a function of its own so that each broken rule is reported once.
+// layouts, and the quantizing stores only the cpu profile takes (of a Vec tile, i32 -> i16), each call a
+// function of its own so that each broken rule is reported once.
 #pragma once
 
 #include <pto/pto-inst.hpp>
@@ -9,6 +10,9 @@ using namespace pto;
 using Acc = TileAcc<float, 32, 32>;
 using AccI = TileAcc<int32_t, 32, 32>;
 using Table = Tile<TileType::Scaling, uint64_t, 1, 32>;
+using VecF = Tile<TileType::Vec, float, 32, 32>;
+template <typename T>
+using Plain2D = GlobalTensor<T, Shape<1, 1, 1, 32, 32>, Stride<1024, 1024, 1024, 32, 1>>;
 
 // TSTORE<AccT, G, atomic, relu>(g, acc), with a pre-quant scalar when `Quantized`.
 template <typename G, typename AccT = Acc, AtomicType atomic = AtomicType::AtomicNone,

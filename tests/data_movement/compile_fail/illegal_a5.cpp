@@ -1,6 +1,6 @@
 // Compiled (not linked) by tstore_acc_conv_test.cpp with PTO_TARGET=a5: each function breaks one rule of
-// a TSTORE from an accumulator into a convolution layout, and the compiler must stop it at the
-// static_assert naming the rule. The last function is legal and must compile.
+// a TSTORE from an accumulator into a convolution layout or of a quantizing store, and the compiler must
+// stop it at the static_assert naming the rule. The last function is legal and must compile.
 #include "acc_store.hpp"
 
 void nc1hwc0_is_a2a3s() { store<GlobalTensor<float, Shape<2, 4, 4, 4, 8>, Stride<512, 128, 32, 8, 1>, Layout::NC1HWC0>>(); }
@@ -22,6 +22,10 @@ void float_atomic_add()
 {
     store<GlobalTensor<float, Shape<1, 2, 4, 4, 32>, Stride<1024, 512, 128, 32, 1>, Layout::NHWC>, Acc, AtomicType::AtomicAdd>();
 }
+
+// Quantizing a Vec tile, and quantizing i32 into i16, are the cpu profile's.
+void vec_tile_quantized() { store<Plain2D<int8_t>, VecF, AtomicType::AtomicNone, ReluPreMode::NoRelu, true>(); }
+void int32_shifted_into_int16() { store<Plain2D<int16_t>, AccI, AtomicType::AtomicNone, ReluPreMode::NoRelu, true>(); }
 
 void legal_calls()
 {

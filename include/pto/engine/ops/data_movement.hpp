@@ -109,8 +109,8 @@ void tmov_zz(const TileDesc& dst, const TileDesc& src, const TileDesc& tmp, int 
 // The operand rules of each on profile `p`, read from the descriptors alone (kUnknownExtent valid
 // extents and view dimensions skip the rules that read them). Every broken rule goes to `sink`.
 void check_tload(const profile::Profile& p, const TileDesc& dst, const GlobalDesc& src, LegalitySink& sink);
-// `quant`: the rules of the quantizing forms (an Acc source, LEGAL_TSTORE_QUANT_DTYPE, the table); a
-// ReLU pre-mode needs an Acc source (LEGAL_TSTORE_RELU).
+// `quant`: the rules of the quantizing forms (an Acc source, on cpu any tile; LEGAL_TSTORE_QUANT_DTYPE;
+// the table); a ReLU pre-mode needs an Acc source or, on cpu, a quantizing store (LEGAL_TSTORE_RELU).
 void check_tstore(const profile::Profile& p, const GlobalDesc& dst, const TileDesc& src, AtomicType atomic,
                   LegalitySink& sink, const AccQuantization* quant = nullptr, ReluPreMode relu = ReluPreMode::NoRelu);
 // The rules of a convolution-tile transfer (`load`: TLOAD, else TSTORE).

@@ -289,16 +289,6 @@ const char* kVecToLeftText = R"(func.func @mov(%a: !pto.ptr<f32>) {
 }
 )";
 
-std::vector<std::string> codes_on(const char* program, profile::Target t)
-{
-    const as::ParseResult parsed = as::parse(program, "compat.pto");
-    EXPECT_TRUE(parsed.ok());
-    std::vector<std::string> codes;
-    if (parsed.ok())
-        for (const auto& d : as::verify(parsed.module, t)) codes.push_back(d.code);
-    return codes;
-}
-
 }  // namespace
 
 TEST(CpuCompatText, AtomicAddIntoInt8AndTmovVecToLeft)
@@ -313,7 +303,7 @@ TEST(CpuCompatText, AtomicAddIntoInt8AndTmovVecToLeft)
     ASSERT_TRUE(r.ok()) << test::first_diagnostic(r);
     for (size_t i = 0; i < o.size(); ++i) ASSERT_EQ(o[i], static_cast<int8_t>(uint8_t(uint8_t(before[i]) + uint8_t(a[i])))) << i;
     for (auto t : {profile::Target::A2A3, profile::Target::A5}) {
-        const auto codes = codes_on(kAtomicText, t);
+        const auto codes = test::verifier_codes(kAtomicText, "compat.pto", t);
         EXPECT_NE(std::find(codes.begin(), codes.end(), "LEGAL_TSTORE_ATOMIC"), codes.end());
     }
 
@@ -322,7 +312,7 @@ TEST(CpuCompatText, AtomicAddIntoInt8AndTmovVecToLeft)
     const as::RunResult m = test::run_verified(kVecToLeftText, "mov.pto", {test::argument("a", f)}, profile::Target::Cpu);
     ASSERT_TRUE(m.ok()) << test::first_diagnostic(m);
     for (auto t : {profile::Target::A2A3, profile::Target::A5}) {
-        const auto codes = codes_on(kVecToLeftText, t);
+        const auto codes = test::verifier_codes(kVecToLeftText, "compat.pto", t);
         EXPECT_NE(std::find(codes.begin(), codes.end(), "LEGAL_TMOV_LOCATION"), codes.end());
     }
 }

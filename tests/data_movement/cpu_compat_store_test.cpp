@@ -230,11 +230,7 @@ TEST(CpuCompatStore, RulesPerTargetAndTheCpuOnlyWarning)
     const TileDesc vec = vec_tile(ts, DType::F32, 16, 16);
     const GlobalDesc i8 = flat_global(gs, DType::I8, 16, 16);
     const engine::AccQuantization scalar{.scalar = pre_quant(0.5f)};
-    TileDesc acc = vec_tile(accs, DType::I32, 16, 16);
-    acc.loc = TileType::Acc;
-    acc.blayout = BLayout::ColMajor;
-    acc.slayout = SLayout::RowMajor;
-    acc.fractal_bytes = TileConfig::fractalCSize;
+    const TileDesc acc = acc_tile(accs, DType::I32, 16, 16);
     const GlobalDesc i16 = flat_global(g16s, DType::I16, 16, 16);
     const TileDesc e8m0 = vec_tile(es, DType::F8E8M0, 2, 32);
     const GlobalDesc ge8m0 = flat_global(egs, DType::F8E8M0, 2, 32);
@@ -355,16 +351,6 @@ const char* kVecQuantText = R"(func.func @q(%x: !pto.ptr<f32>, %n: !pto.ptr<i32>
 }
 )";
 
-std::vector<std::string> codes_on(const char* program, profile::Target t)
-{
-    const as::ParseResult parsed = as::parse(program, "store.pto");
-    EXPECT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].format());
-    std::vector<std::string> codes;
-    if (parsed.ok())
-        for (const auto& d : as::verify(parsed.module, t)) codes.push_back(d.code);
-    return codes;
-}
-
 }  // namespace
 
 TEST(CpuCompatStoreText, QuantizingStoresOfVecTilesRunOnCpuAndAreRefusedElsewhere)
@@ -391,7 +377,7 @@ TEST(CpuCompatStoreText, QuantizingStoresOfVecTilesRunOnCpuAndAreRefusedElsewher
         ASSERT_EQ(u[size_t(i)], quantized_half(x[size_t(i)] * std::bit_cast<float>(uint32_t(fp[size_t(i % 32)])))) << i;
     }
     for (auto t : {profile::Target::A2A3, profile::Target::A5}) {
-        const auto codes = codes_on(kVecQuantText, t);
+        const auto codes = test::verifier_codes(kVecQuantText, "store.pto", t);
         EXPECT_EQ(std::count(codes.begin(), codes.end(), "LEGAL_TSTORE_LOCATION"), 3) << codes.size();
     }
 }

@@ -130,6 +130,17 @@ inline pto::engine::TileDesc vec_tile(std::vector<std::byte>& storage, DType t, 
     return tile;
 }
 
+// An accumulator (Nz, 1024-byte fractals) descriptor of `rows` x `cols` elements of `t` over `storage`.
+inline pto::engine::TileDesc acc_tile(std::vector<std::byte>& storage, DType t, int rows, int cols)
+{
+    pto::engine::TileDesc acc = vec_tile(storage, t, rows, cols);
+    acc.loc = pto::TileType::Acc;
+    acc.blayout = pto::BLayout::ColMajor;
+    acc.slayout = pto::SLayout::RowMajor;
+    acc.fractal_bytes = pto::TileConfig::fractalCSize;
+    return acc;
+}
+
 // A dense 2-D ND tensor of `rows` x `cols` elements of `t` over `storage` (zeroed).
 inline pto::engine::GlobalDesc flat_global(std::vector<std::byte>& storage, DType t, int rows, int cols)
 {

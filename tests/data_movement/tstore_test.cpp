@@ -369,11 +369,7 @@ TEST(TstoreQuant, FpTableScalesEachColumn)
 TEST(TstoreQuant, RulesPerTarget)
 {
     std::vector<std::byte> tile_bytes, gm;
-    TileDesc acc = vec_tile(tile_bytes, DType::F32, 16, 16);
-    acc.loc = TileType::Acc;
-    acc.blayout = BLayout::ColMajor;
-    acc.slayout = SLayout::RowMajor;
-    acc.fractal_bytes = TileConfig::fractalCSize;
+    const TileDesc acc = acc_tile(tile_bytes, DType::F32, 16, 16);
     const GlobalDesc f16 = flat_global(gm, DType::F16, 16, 16);
     EXPECT_EQ(diagnostic_of([&] { engine::tstore(f16, acc, {.scalar = pre_quant(0.5f)}, ReluPreMode::NoRelu); }).code, "no error");
     {
@@ -458,11 +454,7 @@ TEST(TstoreIllegal, TypesAndAtomics)
 TEST(TstoreIllegal, AccumulatorOutputsAndShapes)
 {
     std::vector<std::byte> ts, gs;
-    TileDesc acc = vec_tile(ts, DType::F32, 16, 16);
-    acc.loc = TileType::Acc;
-    acc.blayout = BLayout::ColMajor;
-    acc.slayout = SLayout::RowMajor;
-    acc.fractal_bytes = TileConfig::fractalCSize;
+    const TileDesc acc = acc_tile(ts, DType::F32, 16, 16);
     const GlobalDesc g8 = flat_global(gs, DType::I8, 16, 16);
     auto d = diagnostic_of([&] { engine::tstore(g8, acc); });
     EXPECT_EQ(d.code, "LEGAL_ACC_OUTPUT_DTYPE");

@@ -26,6 +26,17 @@ inline as::RunResult run_verified(const std::string& program, const std::string&
     return as::run(parsed.module, std::move(args), {});
 }
 
+// The codes the verifier reports for `program` on target `t` (the test fails if it does not parse).
+inline std::vector<std::string> verifier_codes(const std::string& program, const std::string& file, profile::Target t)
+{
+    const as::ParseResult parsed = as::parse(program, file);
+    EXPECT_TRUE(parsed.ok()) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].format());
+    std::vector<std::string> codes;
+    if (parsed.ok())
+        for (const auto& d : as::verify(parsed.module, t)) codes.push_back(d.code);
+    return codes;
+}
+
 // The first diagnostic of a run, formatted, or nothing.
 inline std::string first_diagnostic(const as::RunResult& r) { return r.diagnostics.empty() ? std::string() : r.diagnostics[0].format(); }
 

@@ -83,16 +83,16 @@ uint64_t random_word(std::mt19937& rng)
 
 enum class Form { Scalar, Table };
 
-// One random quantizing store of a Vec tile of S into a tensor of D over a random partial valid region:
+// One random quantizing store of a Vec (or Mat) tile of S into a tensor of D over a random partial valid region:
 // a row-major tile into an ND tensor (the table's word for each column) or a column-major tile into a DN
 // tensor (the word for each row). Every valid element is the reference's, every other one kept.
-template <typename S, typename D, bool ColMajor>
+template <typename S, typename D, bool ColMajor, TileType Loc = TileType::Vec>
 void check_vec_quantized_store(std::mt19937& rng, Form form, bool relu)
 {
     constexpr int R = ColMajor ? 64 : 16, C = ColMajor ? 16 : 64;
     constexpr int Ld = ColMajor ? 72 : 80;  // the tensor's leading dimension, past the valid region
     constexpr bool shifts = std::is_same_v<S, int32_t> && std::is_same_v<D, int16_t>;
-    using TileT = Tile<TileType::Vec, S, R, C, ColMajor ? BLayout::ColMajor : BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    using TileT = Tile<Loc, S, R, C, ColMajor ? BLayout::ColMajor : BLayout::RowMajor, DYNAMIC, DYNAMIC>;
     using TableT = Tile<TileType::Vec, uint64_t, 1, 64>;
     using Sh = Shape<1, 1, 1, DYNAMIC, DYNAMIC>;
     using GT = std::conditional_t<ColMajor, GlobalTensor<D, Sh, Stride<1, 1, 1, 1, Ld>, Layout::DN>,
@@ -161,6 +161,9 @@ TEST(CpuCompatStore, QuantizingStoreOfVecTilesMatchesTheReference)
         check_both_arrangements<int32_t, uint8_t>(rng);
         check_both_arrangements<int32_t, half>(rng);
         check_both_arrangements<int32_t, int16_t>(rng);
+        // A Mat tile quantizes as a Vec tile does.
+        check_vec_quantized_store<float, int8_t, false, TileType::Mat>(rng, Form::Table, true);
+        check_vec_quantized_store<int32_t, int16_t, true, TileType::Mat>(rng, Form::Scalar, false);
     }
 }
 

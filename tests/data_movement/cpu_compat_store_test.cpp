@@ -167,8 +167,8 @@ TEST(CpuCompatStore, QuantizingStoreOfVecTilesMatchesTheReference)
     }
 }
 
-// i32 -> i16 out of an accumulator too (the cpu profile's pair for every quantizing form), and out of a
-// Vec window (TEXTRACT), each by the word's shift.
+// i32 -> i16 out of an accumulator too (the cpu profile's pair for every quantizing form: TSTORE, TMOV),
+// and out of a Vec window (TEXTRACT), each by the word's shift.
 TEST(CpuCompatStore, ShiftingPairOutOfAnAccumulatorAndAWindow)
 {
     std::mt19937 rng(142);
@@ -187,6 +187,15 @@ TEST(CpuCompatStore, ShiftingPairOutOfAnAccumulatorAndAWindow)
             const int16_t want = r < 11 && c < 23 ? shifted_reference(acc_at(acc, r, c), word, true) : int16_t(-7);
             ASSERT_EQ(out[size_t(r * N + c)], want) << r << ", " << c;
         }
+
+    // TMOV out of the accumulator into a Vec tile of i16: the same shift.
+    using VecI16 = Tile<TileType::Vec, int16_t, M, N, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+    VecI16 moved(11, 23);
+    TASSIGN(moved, 0x0);
+    TMOV(moved, acc, word);
+    for (int r = 0; r < 11; ++r)
+        for (int c = 0; c < 23; ++c)
+            ASSERT_EQ(moved.GetValue(uint32_t(r * N + c)), shifted_reference(acc_at(acc, r, c), word, false)) << r << ", " << c;
 
     using Src = Tile<TileType::Vec, int32_t, 8, 32>;
     using Dst = Tile<TileType::Vec, int16_t, 4, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;

@@ -14,11 +14,6 @@ using engine::GlobalDesc;
 
 namespace {
 
-int pick(std::mt19937& rng, int lo, int hi)
-{
-    return std::uniform_int_distribution<int>(lo, hi)(rng);
-}
-
 struct ConvCase {
     ConvTileDesc tile;
     GlobalDesc global;

@@ -19,8 +19,6 @@ using engine::TileDesc;
 
 namespace {
 
-int pick(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-
 // AtomicAdd of a Vec tile into a tensor of T over a random partial valid region: every valid element
 // becomes held + value in T (integers wrap, 16-bit floats rounded once), every other one is kept.
 template <typename T>

@@ -20,8 +20,6 @@ using engine::TileDesc;
 
 namespace {
 
-int pick(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-
 // i32 -> i16: x shifted right by 1 + bits 32..35 of the word, rounding toward -infinity (floor of the
 // exact quotient), saturated to i16, negatives 0 with ReLU.
 int16_t shifted_reference(int32_t x, uint64_t word, bool relu)

@@ -117,6 +117,9 @@ struct Global {
     }
 };
 
+// A random int in [lo, hi].
+inline int pick(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
 // A row-major Vec tile descriptor of `rows` x `cols` elements of `t` over `storage` (filled with 3s),
 // all of it valid, for the tests that call the engine's checks directly.
 inline pto::engine::TileDesc vec_tile(std::vector<std::byte>& storage, DType t, int rows, int cols)

@@ -15,8 +15,6 @@ using engine::WindowStart;
 
 namespace {
 
-int pick(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-
 struct Arrangement {
     BLayout b;
     SLayout s;

@@ -22,11 +22,6 @@ bool a_side(Layout l)
     return l == Layout::MX_A_ZZ || l == Layout::MX_A_ND || l == Layout::MX_A_DN;
 }
 
-int pick(std::mt19937& rng, int lo, int hi)
-{
-    return std::uniform_int_distribution<int>(lo, hi)(rng);
-}
-
 // A scale tensor of `rows` x `cols` (M x groups, or groups x N) cut out of a larger matrix of
 // `parent_rows` x `parent_cols` stored in `layout` (the parent gives the strides, as a split-K kernel
 // indexes one slice of its scales). `blocks` stacks MX_A_ZZ row blocks / MX_B_NN column blocks in dim 0.

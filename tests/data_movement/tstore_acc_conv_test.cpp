@@ -30,8 +30,6 @@ using profile::Target;
 
 namespace {
 
-int pick(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-
 constexpr Layout kLayouts[] = {Layout::NC1HWC0, Layout::NDC1HWC0, Layout::NHWC, Layout::NCHW, Layout::NCDHW};
 constexpr Target kTargets[] = {Target::A2A3, Target::A5, Target::Cpu};
 

@@ -18,11 +18,6 @@ using engine::TileDesc;
 
 namespace {
 
-int pick(std::mt19937& rng, int lo, int hi)
-{
-    return std::uniform_int_distribution<int>(lo, hi)(rng);
-}
-
 struct Pairing {
     Layout global;
     TileType loc;

@@ -1,11 +1,15 @@
 // The C++ forms of the vector micro-instructions (pto/intrinsics/vector.hpp) against the same programs in
 // PTO-AS: each form runs on random data salted with special values, for every lane type its text form
-// accepts, and must leave the same bytes in UB (checked mode on both sides). Also the pages' examples,
-// and the run-time findings of the C++ door with the text door's codes.
+// accepts, and must leave the same bytes in UB (checked mode on both sides). The lowercase forms
+// (pto/intrinsics/vector_lowercase.hpp) run the same way. Also the pages' examples in both styles, and
+// the run-time findings of the C++ door with the text door's codes.
+#include <pto/intrinsics/vector_lowercase.hpp>
 #include <pto/pto-inst.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -148,6 +152,81 @@ TEST(VectorCpp, BinaryFormsMatchTheTextDoorOnEveryLaneType)
     PTO_TEST_BINARY(VSHR, "vshr", Integer);
     PTO_TEST_BINARY(VADDRELU, "vaddrelu", F32F16);
     PTO_TEST_BINARY(VSUBRELU, "vsubrelu", F32F16);
+}
+
+// The lowercase forms, run against the same text programs.
+#define PTO_TEST_BINARY_LOWER(name, RULE) \
+    check_lane_op<rules::VectorLanes::RULE, 2>(#name, [](auto& d, const auto& a, const auto& b, const auto& m) { name(d, a, b, m); }, binary_text(#name), seed += 100)
+#define PTO_TEST_UNARY_LOWER(name, RULE) \
+    check_lane_op<rules::VectorLanes::RULE, 1>(#name, [](auto& d, const auto& a, const auto& m) { name(d, a, m); }, unary_text(#name), seed += 100)
+
+TEST(VectorCppLowercase, LaneFormsMatchTheTextDoorOnEveryLaneType)
+{
+    uint32_t seed = 20000;
+    PTO_TEST_BINARY_LOWER(vadd, Any);
+    PTO_TEST_BINARY_LOWER(vsub, Any);
+    PTO_TEST_BINARY_LOWER(vmul, Any);
+    PTO_TEST_BINARY_LOWER(vdiv, F32F16);
+    PTO_TEST_BINARY_LOWER(vmax, Any);
+    PTO_TEST_BINARY_LOWER(vmin, Any);
+    PTO_TEST_BINARY_LOWER(vand, Integer);
+    PTO_TEST_BINARY_LOWER(vor, Integer);
+    PTO_TEST_BINARY_LOWER(vxor, Integer);
+    PTO_TEST_BINARY_LOWER(vshl, Integer);
+    PTO_TEST_BINARY_LOWER(vshr, Integer);
+    PTO_TEST_BINARY_LOWER(vaddrelu, F32F16);
+    PTO_TEST_BINARY_LOWER(vsubrelu, F32F16);
+    PTO_TEST_UNARY_LOWER(vabs, Any);
+    PTO_TEST_UNARY_LOWER(vneg, Any);
+    PTO_TEST_UNARY_LOWER(vnot, Integer);
+    PTO_TEST_UNARY_LOWER(vrelu, Any);
+    PTO_TEST_UNARY_LOWER(vexp, Float);
+    PTO_TEST_UNARY_LOWER(vln, Float);
+    PTO_TEST_UNARY_LOWER(vsqrt, Float);
+    PTO_TEST_UNARY_LOWER(vrsqrt, Float);
+    PTO_TEST_UNARY_LOWER(vrec, Float);
+    PTO_TEST_UNARY_LOWER(vmov, Any);
+}
+
+// The scalar of a vector-scalar test: a value every lane type holds exactly (and a legal shift amount).
+template <typename T>
+T test_scalar()
+{
+    if constexpr (engine::dtype_is_float(engine::dtype_of<T>)) return T(-1.75f);
+    else return T(3);
+}
+std::string scalar_text(const LaneType& t) { return t.is_float ? "-1.75" : "3"; }
+
+// VADDS ... VLRELU and vadds ... vlrelu against pto.vadds ... pto.vlrelu.
+#define PTO_TEST_SCALAR(NAME, name, RULE)                                                                               \
+    for (const bool lowercase : {false, true})                                                                         \
+        check_lane_op<rules::VectorLanes::RULE, 1>(                                                                    \
+            lowercase ? #name : #NAME,                                                                                 \
+            [lowercase](auto& d, const auto& a, const auto& m) {                                                       \
+                using T = typename std::decay_t<decltype(d)>::DType;                                                   \
+                if (lowercase) name(d, a, test_scalar<T>(), m);                                                        \
+                else NAME(d, a, test_scalar<T>(), m);                                                                  \
+            },                                                                                                         \
+            [](const LaneType& t) {                                                                                    \
+                return "    %sc = arith.constant " + scalar_text(t) + " : " + t.scalar() + "\n    %r = pto." #name " %s0, %sc, %m : " + \
+                       t.vreg() + ", " + t.scalar() + ", " + t.mask() + " -> " + t.vreg() + "\n";                      \
+            },                                                                                                         \
+            seed += 100)
+
+TEST(VectorCpp, VectorScalarFormsMatchTheTextDoorOnEveryLaneType)
+{
+    uint32_t seed = 30000;
+    PTO_TEST_SCALAR(VADDS, vadds, Any);
+    PTO_TEST_SCALAR(VSUBS, vsubs, Any);
+    PTO_TEST_SCALAR(VMULS, vmuls, Any);
+    PTO_TEST_SCALAR(VMAXS, vmaxs, Any);
+    PTO_TEST_SCALAR(VMINS, vmins, Any);
+    PTO_TEST_SCALAR(VANDS, vands, Integer);
+    PTO_TEST_SCALAR(VORS, vors, Integer);
+    PTO_TEST_SCALAR(VXORS, vxors, Integer);
+    PTO_TEST_SCALAR(VSHLS, vshls, Integer);
+    PTO_TEST_SCALAR(VSHRS, vshrs, Integer);
+    PTO_TEST_SCALAR(VLRELU, vlrelu, F32F16);
 }
 
 TEST(VectorCpp, UnaryFormsMatchTheTextDoorOnEveryLaneType)
@@ -375,6 +454,177 @@ TEST(VectorCpp, PackAndUnpackMatchTheTextDoor)
     EXPECT_EQ(cpp, run_body(body, in));
 }
 
+// The text of storing mask %v (of type `ty`) as predicate image k (32 bytes at kOut + 32k).
+std::string pst_text(const std::string& v, const std::string& ty, int k)
+{
+    const std::string o = "%po" + std::to_string(k);
+    return "    " + o + " = arith.constant " + std::to_string(4 * k) + " : i32\n    pto.pst " + v + ", %out_i64, " + o + ", \"NORM\" : " + ty +
+           ", !pto.ptr<i64, ub>, i32\n";
+}
+
+// PGE, PLT (chained through the count left), PINTLV and PDINTLV of width Bytes, in both C++ styles
+// and in text.
+template <int Bytes>
+void check_generation_and_interleave(const std::vector<uint8_t>& in, uint32_t count)
+{
+    using M = Mask<256 / Bytes>;
+    const std::string w = "b" + std::to_string(8 * Bytes), ty = "!pto.mask<" + w + ">";
+    constexpr int lanes = 256 / Bytes;
+    const auto store = [](const auto& m, int k) { PSTS(m, UbPtr<ub_t>(kOut) + 32 * k); };
+    const auto upper = run_cpp(in, [&] {
+        M g, l0, l1, l2, a, b, lo, hi;
+        if constexpr (Bytes == 1) PGE_B8(g, "PAT_VL3");
+        else if constexpr (Bytes == 2) PGE_B16(g, "PAT_VL3");
+        else PGE_B32(g, "PAT_VL3");
+        uint32_t left = count;
+        if constexpr (Bytes == 1) left = PLT_B8(l2, PLT_B8(l1, PLT_B8(l0, left)));
+        else if constexpr (Bytes == 2) left = PLT_B16(l2, PLT_B16(l1, PLT_B16(l0, left)));
+        else left = PLT_B32(l2, PLT_B32(l1, PLT_B32(l0, left)));
+        EXPECT_EQ(left, uint32_t(std::max<int64_t>(int64_t(count) - 3 * lanes, 0)));
+        PLDS(a, UbPtr<ub_t>(kIn));
+        PLDS(b, UbPtr<ub_t>(kIn) + 32);
+        if constexpr (Bytes == 1) PINTLV_B8(lo, hi, a, b);
+        else if constexpr (Bytes == 2) PINTLV_B16(lo, hi, a, b);
+        else PINTLV_B32(lo, hi, a, b);
+        store(g, 0), store(l0, 1), store(l1, 2), store(l2, 3), store(lo, 4), store(hi, 5);
+        if constexpr (Bytes == 1) PDINTLV_B8(lo, hi, a, b);
+        else if constexpr (Bytes == 2) PDINTLV_B16(lo, hi, a, b);
+        else PDINTLV_B32(lo, hi, a, b);
+        store(lo, 6), store(hi, 7);
+    });
+    const auto lower = run_cpp(in, [&] {
+        vector_bool g, l0, l1, l2, a, b, lo, hi;
+        uint32_t left = count;
+        auto* ub_in = reinterpret_cast<uint32_t*>(runtime::memory_base(TileType::Vec) + kIn);
+        if constexpr (Bytes == 1) g = pge_b8(__cce_simd::PAT_VL3), l0 = plt_b8(left, __cce_simd::POST_UPDATE), l1 = plt_b8(left, __cce_simd::POST_UPDATE), l2 = plt_b8(left, __cce_simd::POST_UPDATE);
+        else if constexpr (Bytes == 2) g = pge_b16(__cce_simd::PAT_VL3), l0 = plt_b16(left, __cce_simd::POST_UPDATE), l1 = plt_b16(left, __cce_simd::POST_UPDATE), l2 = plt_b16(left, __cce_simd::POST_UPDATE);
+        else g = pge_b32(__cce_simd::PAT_VL3), l0 = plt_b32(left, __cce_simd::POST_UPDATE), l1 = plt_b32(left, __cce_simd::POST_UPDATE), l2 = plt_b32(left, __cce_simd::POST_UPDATE);
+        plds(a, ub_in, 0, __cce_simd::NORM);
+        plds(b, ub_in, 4, __cce_simd::NORM);
+        // The loaded images are read at this width by the interleave.
+        if constexpr (Bytes == 1) pintlv_b8(lo, hi, a, b);
+        else if constexpr (Bytes == 2) pintlv_b16(lo, hi, a, b);
+        else pintlv_b32(lo, hi, a, b);
+        store(g, 0), store(l0, 1), store(l1, 2), store(l2, 3), store(lo, 4), store(hi, 5);
+        if constexpr (Bytes == 1) pdintlv_b8(lo, hi, a, b);
+        else if constexpr (Bytes == 2) pdintlv_b16(lo, hi, a, b);
+        else pdintlv_b32(lo, hi, a, b);
+        store(lo, 6), store(hi, 7);
+    });
+    std::string body = "    %g = pto.pge_" + w + " \"PAT_VL3\" : " + ty + "\n    %n = arith.constant " + std::to_string(count) + " : i32\n";
+    body += "    %l0, %r0 = pto.plt_" + w + " %n : i32 -> " + ty + ", i32\n    %l1, %r1 = pto.plt_" + w + " %r0 : i32 -> " + ty + ", i32\n";
+    body += "    %l2, %r2 = pto.plt_" + w + " %r1 : i32 -> " + ty + ", i32\n";
+    body += "    %in4 = pto.addptr %in_i64, %c4i : !pto.ptr<i64, ub> -> !pto.ptr<i64, ub>\n";
+    body += "    %ga = pto.plds %in_i64 : !pto.ptr<i64, ub> -> !pto.mask<G>\n    %gb = pto.plds %in4 : !pto.ptr<i64, ub> -> !pto.mask<G>\n";
+    body += "    %il, %ih = pto.pintlv_" + w + " %ga, %gb : !pto.mask<G>, !pto.mask<G> -> " + ty + ", " + ty + "\n";
+    body += "    %dl, %dh = pto.pdintlv_" + w + " %ga, %gb : !pto.mask<G>, !pto.mask<G> -> " + ty + ", " + ty + "\n";
+    int k = 0;
+    for (const char* v : {"%g", "%l0", "%l1", "%l2", "%il", "%ih", "%dl", "%dh"}) body += pst_text(v, ty, k++);
+    body = "    %c4i = arith.constant 4 : index\n" + body;
+    const auto text = run_body(body, in);
+    EXPECT_EQ(upper, text) << "PGE, PLT, PINTLV, PDINTLV b" << 8 * Bytes << " count " << count;
+    EXPECT_EQ(lower, text) << "pge, plt, pintlv, pdintlv b" << 8 * Bytes << " count " << count;
+}
+
+TEST(VectorCpp, PredicateGenerationAndInterleaveMatchTheTextDoorInBothStyles)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 33);
+    for (uint32_t count : {0u, 5u, 70u, 200u, 1000u}) {
+        check_generation_and_interleave<1>(in, count);
+        check_generation_and_interleave<2>(in, count);
+        check_generation_and_interleave<4>(in, count);
+    }
+}
+
+TEST(VectorCpp, PredicateStreamMatchesTheTextDoorInBothStyles)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 34);
+    // Three predicate images appended from byte 4 of the output (unaligned), then the tail flushed.
+    const auto upper = run_cpp(in, [&] {
+        RegBuf<predicate_t> masks[3];
+        PSET_B32(masks[0], "PAT_M3");
+        PSET_B16(masks[1], "PAT_VL8");
+        PLDS(masks[2], UbPtr<ub_t>(kIn));
+        Align align;
+        Ptr<ub_space_t, float> at = UbPtr<float>(kOut) + 1;
+        for (const auto& m : masks) {
+            PSTU(m, at, align, align);
+            at += 8;
+        }
+        VSTAR(align, at);
+    });
+    const auto lower = run_cpp(in, [&] {
+        vector_bool masks[3] = {pset_b32(__cce_simd::PAT_M3), pset_b16(__cce_simd::PAT_VL8)};
+        auto* ub_in = reinterpret_cast<uint32_t*>(runtime::memory_base(TileType::Vec) + kIn);
+        plds(masks[2], ub_in, 0, __cce_simd::NORM);
+        vector_align align;
+        __ubuf__ float* base = reinterpret_cast<float*>(runtime::memory_base(TileType::Vec) + kOut) + 1;
+        for (const auto& m : masks) pstu(align, m, base);
+        vstar(align, base);
+    });
+    const std::string p = "!pto.ptr<f32, ub>";
+    const std::string body = "    %p0 = pto.addptr %out_f32, %c1 : " + p + " -> " + p + "\n    %s0 = pto.init_align : !pto.align\n" +
+                             "    %m0 = pto.pset_b32 \"PAT_M3\" : !pto.mask<b32>\n    %m1 = pto.pset_b16 \"PAT_VL8\" : !pto.mask<b16>\n" +
+                             "    %m2 = pto.plds %in_i64 : !pto.ptr<i64, ub> -> !pto.mask<G>\n" +
+                             "    %s1, %p1 = pto.pstu %s0, %m0, %p0 : !pto.align, !pto.mask<b32>, " + p + " -> !pto.align, " + p + "\n" +
+                             "    %s2, %p2 = pto.pstu %s1, %m1, %p1 : !pto.align, !pto.mask<b16>, " + p + " -> !pto.align, " + p + "\n" +
+                             "    %s3, %p3 = pto.pstu %s2, %m2, %p2 : !pto.align, !pto.mask<G>, " + p + " -> !pto.align, " + p + "\n" +
+                             "    pto.vstar %s3, %p3 : !pto.align, " + p + "\n";
+    const auto text = run_body(body, in);
+    EXPECT_EQ(upper, text);
+    EXPECT_EQ(lower, text);
+    EXPECT_NE(text[4], 0xAB);         // written from byte 4 ...
+    EXPECT_EQ(text[4 + 96], 0xAB);    // ... for 96 bytes
+    EXPECT_NE(text[4 + 95] + text[4 + 94] + text[4 + 93] + text[4 + 92], 4 * 0xAB);
+}
+
+// Random scores with repeats (ties keep their order) and random indices.
+std::vector<uint8_t> sort_input(const LaneType& t, uint32_t seed)
+{
+    std::vector<uint8_t> in = lane_data(t, seed);
+    std::mt19937 gen(seed);
+    for (int i = 0; i < 64; ++i) {
+        const uint32_t index = gen() % 50;
+        std::memcpy(in.data() + 1024 + 4 * i, &index, 4);
+    }
+    for (int i = 8; i < 16; ++i) std::memcpy(in.data() + i * t.bytes, in.data() + 3 * t.bytes, std::size_t(t.bytes));  // ties
+    return in;
+}
+
+TEST(VectorCpp, BitSortMatchesTheTextDoorInBothStyles)
+{
+    uint32_t seed = 40000;
+    for_each_lane_type([&]<typename T>() {
+        if constexpr (rules::ub_sort_dtype_ok(engine::dtype_of<T>)) {
+            const LaneType& t = lane_type<T>();
+            const std::vector<uint8_t> in = sort_input(t, ++seed);
+            const auto upper = run_cpp(in, [&] { VBITSORT(UbPtr<T>(kOut), UbPtr<T>(kIn), UbPtr<int32_t>(kIn + 1024), 2); });
+            const auto lower = run_cpp(in, [&] {
+                std::byte* ub = runtime::memory_base(TileType::Vec);
+                vbitsort(reinterpret_cast<T*>(ub + kOut), reinterpret_cast<T*>(ub + kIn), reinterpret_cast<unsigned int*>(ub + kIn + 1024), 2);
+            });
+            const std::string body = "    %rep = arith.constant 2 : index\n    %idx_at = arith.constant 1024 : i64\n"
+                                     "    %idx = pto.castptr %idx_at : i64 -> !pto.ptr<i32, ub>\n"
+                                     "    pto.vbitsort %out_" + t.name + ", %in_" + t.name + ", %idx, %rep : " + t.ptr() + ", " + t.ptr() +
+                                     ", !pto.ptr<i32, ub>, index\n";
+            const auto text = run_body(body, in);
+            EXPECT_EQ(upper, text) << "VBITSORT " << t.name;
+            EXPECT_EQ(lower, text) << "vbitsort " << t.name;
+            // Each group's records: the largest score first.
+            for (int g = 0; g < 2; ++g) {
+                for (int r = 1; r < 32; ++r) {
+                    T prev, cur;
+                    std::memcpy(&prev, upper.data() + 256 * g + 8 * (r - 1), sizeof(T));
+                    std::memcpy(&cur, upper.data() + 256 * g + 8 * r, sizeof(T));
+                    if (!std::isnan(double(prev)) && !std::isnan(double(cur))) {
+                        EXPECT_GE(double(prev), double(cur)) << t.name << " " << g << " " << r;
+                    }
+                }
+            }
+        }
+    });
+}
+
 // ---- the pages' examples ----
 
 // vadd.md's vector_add, looped over `count` floats.
@@ -434,6 +684,304 @@ TEST(VectorCpp, ThePagesExpVectorMatchesTextVexpAndTheReference)
         else if (std::isinf(ref) || ref == 0.f) EXPECT_EQ(e, ref) << x;
         else EXPECT_NEAR(e, ref, std::abs(ref) * 1e-6) << x;
     }
+}
+
+// ---- the pages' lowercase examples, as written (operands given values where a page leaves them unset) ----
+
+// Lane `lane` (of `lane_bytes`-byte lanes) of the predicate image stored at `at`: one bit per register byte.
+bool image_lane(const std::vector<uint8_t>& out, int at, int lane_bytes, int lane)
+{
+    const int bit = lane * lane_bytes;
+    return (out[std::size_t(at + bit / 8)] >> (bit % 8)) & 1;
+}
+// The host address of UB byte `offset`, as a pointer to T (the pages' `__ubuf__ T*`).
+template <typename T>
+__ubuf__ T* ub_at(int64_t offset)
+{
+    return reinterpret_cast<T*>(runtime::memory_base(TileType::Vec) + offset);
+}
+void save(const vector_bool& m, int k) { PSTS(m, UbPtr<ub_t>(kOut) + 32 * k); }
+
+TEST(VectorCppLowercase, ThePagesVaddAndVexp)
+{
+    const std::vector<uint8_t> in = lane_data(lane_type<float>(), 50);
+    const auto out = run_cpp(in, [&] {
+        vector_f32 dst;
+        vector_f32 src0;
+        vector_f32 src1;
+        vector_bool mask = pset_b32(__cce_simd::PAT_ALL);
+        VLDS(src0, UbPtr<float>(kIn));
+        VLDS(src1, UbPtr<float>(kIn) + 64);
+        vadd(dst, src0, src1, mask);
+        VSTS(dst, UbPtr<float>(kOut));
+        vector_f32 src = src0;
+        mask = pset_b32(__cce_simd::PAT_M3);
+        vexp(dst, src, mask);
+        VSTS(dst, UbPtr<float>(kOut) + 64);
+    });
+    const auto upper = run_cpp(in, [&] {
+        VReg<64, float> src, dst;
+        Mask<64> m3;
+        PSET_B32(m3, "PAT_M3");
+        VLDS(src, UbPtr<float>(kIn));
+        VEXP(dst, src, m3);
+        VSTS(dst, UbPtr<float>(kOut) + 64);
+    });
+    for (int i = 0; i < 64; ++i) {
+        float a, b, sum;
+        std::memcpy(&a, in.data() + 4 * i, 4);
+        std::memcpy(&b, in.data() + 256 + 4 * i, 4);
+        std::memcpy(&sum, out.data() + 4 * i, 4);
+        const float want = a + b;
+        if (std::isnan(want)) EXPECT_TRUE(std::isnan(sum)) << i;
+        else EXPECT_EQ(sum, want) << i;
+    }
+    EXPECT_TRUE(std::equal(out.begin() + 256, out.begin() + 512, upper.begin() + 256));
+}
+
+TEST(VectorCppLowercase, ThePagesPredicateGeneration)
+{
+    uint32_t elementCount = 100;
+    const auto out = run_cpp({std::vector<uint8_t>(kBytes, 1)}, [&] {
+        save(pset_b8(__cce_simd::PAT_VL4), 0);
+        save(pset_b16(__cce_simd::PAT_VL8), 1);
+        save(pset_b32(__cce_simd::PAT_VL16), 2);
+        save(pge_b8(__cce_simd::PAT_VL4), 3);
+        save(pge_b16(__cce_simd::PAT_VL8), 4);
+        save(pge_b32(__cce_simd::PAT_VL16), 5);
+        uint32_t scalar = elementCount;
+        vector_bool mask = plt_b32(scalar, __cce_simd::POST_UPDATE);
+        EXPECT_EQ(scalar, 36u);
+        save(mask, 6);
+        save(plt_b32(scalar, __cce_simd::POST_UPDATE), 7);
+        EXPECT_EQ(scalar, 0u);
+        scalar = elementCount;
+        save(plt_b16(scalar, __cce_simd::POST_UPDATE), 8);
+        EXPECT_EQ(scalar, 0u);
+        scalar = elementCount;
+        save(plt_b8(scalar, __cce_simd::NO_POST_UPDATE), 9);
+        EXPECT_EQ(scalar, elementCount);
+    });
+    const struct {
+        int bytes, active;
+    } want[] = {{1, 4}, {2, 8}, {4, 16}, {1, 4}, {2, 8}, {4, 16}, {4, 64}, {4, 36}, {2, 100}, {1, 100}};
+    for (int k = 0; k < 10; ++k)
+        for (int lane = 0; lane < 256 / want[k].bytes; ++lane)
+            EXPECT_EQ(image_lane(out, 32 * k, want[k].bytes, lane), lane < want[k].active) << k << " " << lane;
+}
+
+TEST(VectorCppLowercase, ThePagesPredicateAlgebra)
+{
+    const auto out = run_cpp(random_bytes(kBytes, 51), [&] {
+        vector_bool dst;
+        vector_bool src0 = pset_b32(__cce_simd::PAT_M3);
+        vector_bool src1 = pset_b32(__cce_simd::PAT_H);
+        vector_bool mask = pset_b32(__cce_simd::PAT_ALL);
+        pand(dst, src0, src1, mask);
+        save(dst, 0);
+        por(dst, src0, src1, mask);
+        save(dst, 1);
+        pxor(dst, src0, src1, mask);
+        save(dst, 2);
+        vector_bool src = src0;
+        pnot(dst, src, mask);
+        save(dst, 3);
+        mask = pset_b32(__cce_simd::PAT_M4);  // psel's fourth operand selects
+        psel(dst, src0, src1, mask);
+        save(dst, 4);
+    });
+    for (int lane = 0; lane < 64; ++lane) {
+        const bool a = lane % 3 == 0, b = lane >= 32, sel = lane % 4 == 0;
+        EXPECT_EQ(image_lane(out, 0, 4, lane), a && b) << lane;
+        EXPECT_EQ(image_lane(out, 32, 4, lane), a || b) << lane;
+        EXPECT_EQ(image_lane(out, 64, 4, lane), a != b) << lane;
+        EXPECT_EQ(image_lane(out, 96, 4, lane), !a) << lane;
+        EXPECT_EQ(image_lane(out, 128, 4, lane), sel ? a : b) << lane;
+    }
+}
+
+TEST(VectorCppLowercase, ThePagesPackAndInterleaveMatchTheUppercaseForms)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 52);
+    const auto lower = run_cpp(in, [&] {
+        vector_bool dst;
+        vector_bool src = pset_b32(__cce_simd::PAT_M3);
+        ppack(dst, src, __cce_simd::LOWER);
+        save(dst, 0);
+        src = pset_b16(__cce_simd::PAT_Q);
+        punpack(dst, src, __cce_simd::HIGHER);
+        save(dst, 1);
+        vector_bool dst0;
+        vector_bool dst1;
+        vector_bool src0 = pset_b16(__cce_simd::PAT_M3);
+        vector_bool src1 = pset_b16(__cce_simd::PAT_VL32);
+        pintlv_b16(dst0, dst1, src0, src1);
+        save(dst0, 2), save(dst1, 3);
+        src0 = pset_b8(__cce_simd::PAT_M4);
+        src1 = pset_b8(__cce_simd::PAT_H);
+        pdintlv_b8(dst0, dst1, src0, src1);
+        save(dst0, 4), save(dst1, 5);
+    });
+    const auto upper = run_cpp(in, [&] {
+        Mask<64> b32, u32;
+        Mask<128> p16, q16, a16, b16, lo16, hi16;
+        Mask<256> a8, b8, lo8, hi8;
+        PSET_B32(b32, "PAT_M3");
+        PPACK(p16, b32, "LOWER");
+        PSTS(p16, UbPtr<ub_t>(kOut));
+        PSET_B16(q16, "PAT_Q");
+        PUNPACK(u32, q16, "HIGHER");
+        PSTS(u32, UbPtr<ub_t>(kOut) + 32);
+        PSET_B16(a16, "PAT_M3");
+        PSET_B16(b16, "PAT_VL32");
+        PINTLV_B16(lo16, hi16, a16, b16);
+        PSTS(lo16, UbPtr<ub_t>(kOut) + 64);
+        PSTS(hi16, UbPtr<ub_t>(kOut) + 96);
+        PSET_B8(a8, "PAT_M4");
+        PSET_B8(b8, "PAT_H");
+        PDINTLV_B8(lo8, hi8, a8, b8);
+        PSTS(lo8, UbPtr<ub_t>(kOut) + 128);
+        PSTS(hi8, UbPtr<ub_t>(kOut) + 160);
+    });
+    EXPECT_EQ(lower, upper);
+    // pintlv_b16: lanes a0 b0 a1 b1 ..., the first 128 to dst0.
+    for (int lane = 0; lane < 128; ++lane) {
+        const int i = lane / 2;
+        EXPECT_EQ(image_lane(lower, 64, 2, lane), lane % 2 ? i < 32 : i % 3 == 0) << lane;
+    }
+}
+
+TEST(VectorCppLowercase, ThePagesPredicateLoadsAndStores)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 53);
+    const auto lower = run_cpp(in, [&] {
+        vector_bool dst;
+        __ubuf__ uint32_t* base = ub_at<uint32_t>(kIn);
+        vector_address offset{2};
+        pld(dst, base, offset, __cce_simd::NORM);
+        vector_bool src = dst;
+        __ubuf__ uint32_t* out = ub_at<uint32_t>(kOut);
+        pst(src, out, vector_address{0}, __cce_simd::NORM);
+        int32_t imm = 0;
+        pldi(dst, base, imm, __cce_simd::NORM);
+        psti(dst, out, 4, __cce_simd::NORM);
+        pldi(dst, base, 3, __cce_simd::US, __cce_simd::POST_UPDATE);  // at base, then base moves 24 bytes
+        EXPECT_EQ(base, ub_at<uint32_t>(kIn + 24));
+        psti(dst, out, 8, __cce_simd::NORM);
+        plds(dst, base, imm, __cce_simd::DS);
+        psts(dst, out, 12, __cce_simd::NORM);
+        plds(dst, base, 1, __cce_simd::NORM, __cce_simd::POST_UPDATE);
+        EXPECT_EQ(base, ub_at<uint32_t>(kIn + 32));
+        out = ub_at<uint32_t>(kOut + 128);
+        psts(dst, out, 4, __cce_simd::NORM, __cce_simd::POST_UPDATE);  // at out, then out moves 32 bytes
+        EXPECT_EQ(out, ub_at<uint32_t>(kOut + 160));
+        psti(dst, out, 2, __cce_simd::NORM, __cce_simd::POST_UPDATE);
+        EXPECT_EQ(out, ub_at<uint32_t>(kOut + 176));
+        psts(pset_b16(__cce_simd::PAT_M3), out, 0, __cce_simd::PK);
+    });
+    const auto upper = run_cpp(in, [&] {
+        RegBuf<predicate_t> m;
+        const UbPtr<ub_t> base(kIn), out(kOut);
+        PLD(m, base, 2, "NORM");
+        PST(m, out, 0);
+        PLDI(m, base, 0, "NORM");
+        PSTI(m, out, 4);
+        PLDI(m, base, 0, "US");
+        PSTI(m, out, 8);
+        PLDS(m, base + 24, "DS");
+        PSTS(m, out + 96);
+        PLDS(m, base + 24);
+        PSTS(m, out + 128);
+        PSTS(m, out + 160);
+        RegBuf<predicate_t> m3;
+        PSET_B16(m3, "PAT_M3");
+        PSTS(m3, out + 176, "PK");
+    });
+    EXPECT_EQ(lower, upper);
+    EXPECT_TRUE(std::equal(lower.begin(), lower.begin() + 32, in.begin() + 16));  // pld at base + 2 * 8 bytes
+}
+
+TEST(VectorCppLowercase, ThePagesPstuAndTheUppercaseStreamMasks)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 54);
+    const auto lower = run_cpp(in, [&] {
+        vector_align alignData;
+        vector_bool src = pset_b32(__cce_simd::PAT_M3);
+        __ubuf__ uint32_t* base = ub_at<uint32_t>(kOut + 8);
+        pstu(alignData, src, base);
+        EXPECT_EQ(base, ub_at<uint32_t>(kOut + 40));
+        src = pset_b8(__cce_simd::PAT_H);
+        pstu(alignData, src, base);
+        vstar(alignData, base);
+    });
+    // stream_masks of pstu.md: `predicate_t align_state = 0` is an Align here, `predicate_width_bytes` 32.
+    const auto stream_masks = [](Ptr<ub_space_t, ub_t> dst_base, RegBuf<predicate_t>* masks, int count) {
+        Align align_state;
+        for (int i = 0; i < count; ++i) {
+            PSTU(masks[i], dst_base, align_state, align_state);
+            dst_base = dst_base + 32;
+        }
+        VSTAR(align_state, dst_base);
+    };
+    const auto upper = run_cpp(in, [&] {
+        RegBuf<predicate_t> masks[2];
+        PSET_B32(masks[0], "PAT_M3");
+        PSET_B8(masks[1], "PAT_H");
+        stream_masks(UbPtr<ub_t>(kOut) + 8, masks, 2);
+    });
+    EXPECT_EQ(lower, upper);
+    for (int lane = 0; lane < 64; ++lane) EXPECT_EQ(image_lane(lower, 8, 4, lane), lane % 3 == 0) << lane;
+    for (int lane = 0; lane < 256; ++lane) EXPECT_EQ(image_lane(lower, 40, 1, lane), lane >= 128) << lane;
+    EXPECT_EQ(lower[7], 0xAB);
+    EXPECT_EQ(lower[72], 0xAB);
+}
+
+TEST(VectorCppLowercase, ThePagesVbitsortAgainstAReferenceSort)
+{
+    const std::vector<uint8_t> in = sort_input(lane_type<float>(), 55);
+    const auto out = run_cpp(in, [&] {
+        __ubuf__ float* dst = ub_at<float>(kOut);
+        __ubuf__ float* scores = ub_at<float>(kIn);
+        __ubuf__ unsigned int* indices = ub_at<unsigned int>(kIn + 1024);
+        uint8_t repeat = 1;
+        vbitsort(dst, scores, indices, repeat);
+    });
+    struct Record {
+        float value;
+        uint32_t index;
+    };
+    std::vector<Record> want(32);
+    for (int i = 0; i < 32; ++i) {
+        std::memcpy(&want[std::size_t(i)].value, in.data() + 4 * i, 4);
+        std::memcpy(&want[std::size_t(i)].index, in.data() + 1024 + 4 * i, 4);
+    }
+    // Largest first; equal scores by ascending index, then in input order (TSORT32's order).
+    std::stable_sort(want.begin(), want.end(),
+                     [](const Record& a, const Record& b) { return a.value > b.value || (a.value == b.value && a.index < b.index); });
+    bool has_nan = false;
+    for (const Record& r : want) has_nan |= std::isnan(r.value);
+    if (has_nan) GTEST_SKIP() << "a NaN score: its order is checked against the text door in BitSortMatchesTheTextDoorInBothStyles";
+    for (int r = 0; r < 32; ++r) {
+        Record got;
+        std::memcpy(&got.value, out.data() + 8 * r, 4);
+        std::memcpy(&got.index, out.data() + 8 * r + 4, 4);
+        EXPECT_EQ(std::bit_cast<uint32_t>(got.value), std::bit_cast<uint32_t>(want[std::size_t(r)].value)) << r;
+        EXPECT_EQ(got.index, want[std::size_t(r)].index) << r;
+    }
+}
+
+TEST(VectorCppLowercase, ThePagesGetBufAndRlsBuf)
+{
+    test::ScopedChecked checked;
+    pipe_t pipe = PIPE_S;
+    uint64_t bufId = 0;
+    bool mode = true;
+    EXPECT_EQ(test::diagnostic_of([&] {
+                  get_buf(pipe, bufId, mode);
+                  rls_buf(pipe, bufId, mode);
+              }).code,
+              "no error");
+    EXPECT_EQ(test::diagnostic_of([&] { rls_buf(pipe, bufId, mode); }).code, "RUN_BUF_PROTOCOL");
 }
 
 // ---- run-time findings, with the text door's codes ----
@@ -499,10 +1047,56 @@ TEST(VectorCpp, FindingsCarryTheTextDoorsCodes)
               "RUN_BUF_PROTOCOL");
 }
 
+TEST(VectorCppLowercase, FindingsOfTheNewFormsCarryTheTextDoorsCodes)
+{
+    std::byte* ub = runtime::memory_base(TileType::Vec);
+    runtime::mark_written(ub, 4096);
+    vector_f32 f;
+    vector_bool b16 = pset_b16(__cce_simd::PAT_ALL);
+    EXPECT_EQ(code_of([&] { vadd(f, f, f, b16); }), "RUN_MASK_WIDTH");
+    EXPECT_EQ(code_of([&] { vadds(f, f, 1.0f, b16); }), "RUN_MASK_WIDTH");
+    EXPECT_EQ(code_of([&] { (void)pset_b32(__cce_simd::PAT_VL128); }), "LEGAL_PSET_PATTERN");
+    EXPECT_EQ(code_of([&] { (void)pge_b16(__cce_simd::PAT_M3); }), "no error");
+    vector_bool lo, hi;
+    EXPECT_EQ(code_of([&] { pintlv_b32(lo, hi, b16, b16); }), "RUN_MASK_WIDTH");
+    uint32_t n = 10;
+    vector_bool tail = plt_b16(n, __cce_simd::POST_UPDATE);
+    EXPECT_EQ(code_of([&] { vexp(f, f, tail); }), "RUN_MASK_WIDTH");
+    // A pointer outside UB, an offset past it, an immediate past the encoding.
+    float automatic[64] = {};
+    EXPECT_EQ(code_of([&] { pld(lo, automatic, vector_address{0}, __cce_simd::NORM); }), "RUN_BAD_OPERAND");
+    uint32_t* base = ub_at<uint32_t>(0);
+    EXPECT_EQ(code_of([&] { pld(lo, base, vector_address{int64_t(runtime::memory_size(TileType::Vec) / 8)}, __cce_simd::NORM); }), "RUN_POINTER_RANGE");
+    EXPECT_EQ(code_of([&] { pldi(lo, base, 1024, __cce_simd::NORM); }), "LEGAL_PREDICATE_IMMEDIATE");
+    EXPECT_EQ(code_of([&] { psts(lo, base, 0, __cce_simd::US); }), "LEGAL_PREDICATE_DIST");
+    // A stream continued elsewhere, flushed elsewhere.
+    EXPECT_EQ(code_of([&] {
+                  vector_align align;
+                  uint32_t* at = ub_at<uint32_t>(4);
+                  pstu(align, b16, at);
+                  uint32_t* elsewhere = ub_at<uint32_t>(100);
+                  pstu(align, b16, elsewhere);
+              }),
+              "RUN_ALIGN_STREAM");
+    EXPECT_EQ(code_of([&] {
+                  vector_align align;
+                  uint32_t* at = ub_at<uint32_t>(4);
+                  pstu(align, b16, at);
+                  vstar(align, ub_at<uint32_t>(40));
+              }),
+              "RUN_ALIGN_STREAM");
+    // vbitsort's repeat count and 32-byte addresses.
+    EXPECT_EQ(code_of([&] { vbitsort(ub_at<float>(2048), ub_at<float>(0), ub_at<uint32_t>(1024), 0); }), "RUN_VECTOR_CONFIG");
+    EXPECT_EQ(code_of([&] { vbitsort(ub_at<float>(2048), ub_at<float>(0), ub_at<uint32_t>(1024), 256); }), "RUN_VECTOR_CONFIG");
+    EXPECT_EQ(code_of([&] { vbitsort(ub_at<float>(2048 + 8), ub_at<float>(0), ub_at<uint32_t>(1024), 1); }), "RUN_POINTER_ALIGN");
+    EXPECT_EQ(code_of([&] { vbitsort(ub_at<half>(2048), ub_at<half>(0), ub_at<int32_t>(1024 + 4), 1); }), "RUN_POINTER_ALIGN");
+    EXPECT_EQ(code_of([&] { get_buf(PIPE_V, 32, 0); }), "RUN_BUF_ID");
+}
+
 TEST(VectorCppStaticRules, IllegalTypesStopAtCompileTime)
 {
     test::expect_static_rules("vector_cpp", "cpu",
-                              {{"LEGAL_VREG_SHAPE", 2}, {"LEGAL_VECTOR_DTYPE", 4}, {"LEGAL_VECTOR_MASK_WIDTH", 3}, {"LEGAL_PREDICATE_PACK_WIDTH", 1},
+                              {{"LEGAL_VREG_SHAPE", 2}, {"LEGAL_VECTOR_DTYPE", 8}, {"LEGAL_VECTOR_MASK_WIDTH", 6}, {"LEGAL_PREDICATE_PACK_WIDTH", 1},
                                {"LEGAL_VECTOR_SPACE", 1}});
 }
 

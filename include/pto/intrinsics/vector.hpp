@@ -5,8 +5,10 @@
 // (pto/engine/ops/vector.hpp, vector_memory.hpp), and runs the same whole-register kernel.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include <pto/common/event.hpp>
@@ -157,6 +159,15 @@ inline const ev::Register& mask_for(const M& m)
     if (m.reg.lane_bytes == LaneBytes) [[likely]]
         return m.reg;
     return ev::mask_for_width(m.reg, LaneBytes);
+}
+
+// A scalar operand in its lanes' encoding, as the text door passes it to the kernels.
+template <typename T>
+inline uint64_t lane_bits(T value)
+{
+    constexpr engine::DType dtype = engine::dtype_of<T>;
+    if constexpr (engine::dtype_is_float(dtype)) return ev::float_lane_bits(dtype, double(value));
+    else return uint64_t(value);
 }
 
 // The operand types of a lane operation: registers of one type.
@@ -431,6 +442,29 @@ PTO_INST RecordEvent VMULL(VecDst& low, VecHigh& high, const VecLhs& lhs, const 
     engine::vector::widening_multiply(dtype, lhs.reg, rhs.reg, detail::vec::mask_for<lanes>(mask), low.reg, high.reg);
     return {};
 }
+// NAME(dst, src, scalar, mask): pto.vadds ... pto.vlrelu, the scalar of the lane type.
+#define PTO_DETAIL_VEC_SCALAR(NAME, OP, RULE, TYPES)                                                                  \
+    template <typename VecDst, typename VecSrc, typename MaskT, std::enable_if_t<detail::vec::is_mask_v<MaskT>, int> = 0, \
+              PTO_DETAIL_VEC_EVENTS>                                                                                  \
+    PTO_INST RecordEvent NAME(VecDst& dst, const VecSrc& src, typename VecDst::DType scalar, const MaskT& mask, WaitEvents&... events) \
+    {                                                                                                                 \
+        PTO_DETAIL_VEC_CHECK(NAME, RULE, TYPES, VecDst, VecSrc);                                                      \
+        engine::vector::binary_scalar(engine::vector::ScalarOp::OP, dtype, src.reg, detail::vec::lane_bits(scalar),   \
+                                      detail::vec::mask_for<lanes>(mask), dst.reg);                                   \
+        return {};                                                                                                    \
+    }
+PTO_DETAIL_VEC_SCALAR(VADDS, Add, Any, "every lane type")
+PTO_DETAIL_VEC_SCALAR(VSUBS, Sub, Any, "every lane type")
+PTO_DETAIL_VEC_SCALAR(VMULS, Mul, Any, "every lane type")
+PTO_DETAIL_VEC_SCALAR(VMAXS, Max, Any, "every lane type")
+PTO_DETAIL_VEC_SCALAR(VMINS, Min, Any, "every lane type")
+PTO_DETAIL_VEC_SCALAR(VANDS, And, Integer, "integer lanes")
+PTO_DETAIL_VEC_SCALAR(VORS, Or, Integer, "integer lanes")
+PTO_DETAIL_VEC_SCALAR(VXORS, Xor, Integer, "integer lanes")
+PTO_DETAIL_VEC_SCALAR(VSHLS, Shl, Integer, "integer lanes")
+PTO_DETAIL_VEC_SCALAR(VSHRS, Shr, Integer, "integer lanes")
+PTO_DETAIL_VEC_SCALAR(VLRELU, LeakyRelu, F32F16, "f16 or f32 lanes")
+#undef PTO_DETAIL_VEC_SCALAR
 #undef PTO_DETAIL_VEC_CHECK
 
 // ---- predicates ----------------------------------------------------------------------------------
@@ -450,7 +484,30 @@ PTO_INST RecordEvent VMULL(VecDst& low, VecHigh& high, const VecLhs& lhs, const 
 PTO_DETAIL_VEC_PSET(PSET_B8, 1)
 PTO_DETAIL_VEC_PSET(PSET_B16, 2)
 PTO_DETAIL_VEC_PSET(PSET_B32, 4)
+// PGE_B8 / B16 / B32(dst, "PAT_..."): pto.pge_b*, the same patterns.
+PTO_DETAIL_VEC_PSET(PGE_B8, 1)
+PTO_DETAIL_VEC_PSET(PGE_B16, 2)
+PTO_DETAIL_VEC_PSET(PGE_B32, 4)
 #undef PTO_DETAIL_VEC_PSET
+
+// PLT_B8 / B16 / B32(dst, count): the first `count` lanes of the width active; returns the count left
+// for the next register (count minus the lanes, never below zero), pto.plt_b*'s second result.
+#define PTO_DETAIL_VEC_PLT(NAME, BYTES)                                                                                \
+    template <typename MaskT, typename Count, std::enable_if_t<detail::vec::is_mask_v<MaskT>, int> = 0>               \
+    PTO_INST Count NAME(MaskT& dst, Count count)                                                                      \
+    {                                                                                                                 \
+        static_assert(std::is_integral_v<Count>, #NAME " counts lanes with an integer");                               \
+        static_assert(detail::vec::mask_traits<MaskT>::lane_bytes == 0 || detail::vec::mask_traits<MaskT>::lane_bytes == BYTES, \
+                      "LEGAL_VECTOR_MASK_WIDTH: " #NAME " makes a mask of its width (Mask<256 / " #BYTES "> or RegBuf<predicate_t>)"); \
+        runtime::InstructionScope scope(#NAME);                                                                       \
+        engine::vector::prefix_mask(int64_t(count), BYTES, dst.reg);                                                  \
+        constexpr Count per_register = Count(engine::vector::kRegisterBytes / BYTES);                                 \
+        return count > per_register ? Count(count - per_register) : Count(0);                                         \
+    }
+PTO_DETAIL_VEC_PLT(PLT_B8, 1)
+PTO_DETAIL_VEC_PLT(PLT_B16, 2)
+PTO_DETAIL_VEC_PLT(PLT_B32, 4)
+#undef PTO_DETAIL_VEC_PLT
 
 // PAND / POR / PXOR(dst, src0, src1, mask), PNOT(dst, src, mask), PSEL(dst, src0, src1, sel, mask).
 #define PTO_DETAIL_VEC_PLOGIC(NAME, OP)                                                                               \
@@ -511,6 +568,33 @@ PTO_DETAIL_VEC_PACK(PPACK, false)
 PTO_DETAIL_VEC_PACK(PUNPACK, true)
 #undef PTO_DETAIL_VEC_PACK
 
+// PINTLV_B8 / B16 / B32(low, high, src0, src1): the lanes src0[0] src1[0] src0[1] ... split into halves;
+// PDINTLV_B*: the lanes of src0 then src1, the even ones to low, the odd ones to high.
+#define PTO_DETAIL_VEC_PINTLV(NAME, BYTES, DEINTERLEAVE)                                                             \
+    template <typename L, typename H, typename A, typename B>                                                        \
+    PTO_INST RecordEvent NAME(L& low, H& high, const A& src0, const B& src1)                                         \
+    {                                                                                                                 \
+        static_assert(detail::vec::is_mask_v<L> && detail::vec::is_mask_v<H>, #NAME " writes masks (Mask<N> or RegBuf<predicate_t>)"); \
+        static_assert(detail::vec::masks_agree<L, H>() && (detail::vec::stated_lanes<L, H>() == 0 || detail::vec::stated_lanes<L, H>() == BYTES), \
+                      "LEGAL_VECTOR_MASK_WIDTH: " #NAME " makes masks of its width (Mask<256 / " #BYTES "> or RegBuf<predicate_t>)"); \
+        runtime::InstructionScope scope(#NAME);                                                                       \
+        const engine::vector::Register a = detail::vec::mask_for<BYTES>(src0); /* a copy: the next reading may reuse the scratch */ \
+        const engine::vector::Register& b = detail::vec::mask_for<BYTES>(src1);                                      \
+        engine::vector::Register lo, hi;                                                                              \
+        if (DEINTERLEAVE) engine::vector::predicate_deinterleave(BYTES, a, b, lo, hi);                                \
+        else engine::vector::predicate_interleave(BYTES, a, b, lo, hi);                                               \
+        low.reg = lo;                                                                                                 \
+        high.reg = hi;                                                                                                \
+        return {};                                                                                                    \
+    }
+PTO_DETAIL_VEC_PINTLV(PINTLV_B8, 1, false)
+PTO_DETAIL_VEC_PINTLV(PINTLV_B16, 2, false)
+PTO_DETAIL_VEC_PINTLV(PINTLV_B32, 4, false)
+PTO_DETAIL_VEC_PINTLV(PDINTLV_B8, 1, true)
+PTO_DETAIL_VEC_PINTLV(PDINTLV_B16, 2, true)
+PTO_DETAIL_VEC_PINTLV(PDINTLV_B32, 4, true)
+#undef PTO_DETAIL_VEC_PINTLV
+
 // ---- predicate loads and stores -------------------------------------------------------------------
 
 // PLD(dst, base, slot, "DIST") and PLDI(dst, base, imm, "DIST"): at base + 8 * slot bytes; PLDS(dst,
@@ -552,6 +636,80 @@ template <typename S, typename P>
 PTO_INST RecordEvent PSTS(const S& src, const P& base, const char* dist = "NORM")
 {
     detail::vec::predicate_store_form("PSTS", src, base, 0, dist);
+    return {};
+}
+
+// ---- unaligned predicate streams -----------------------------------------------------------------
+
+// An alignment state (`!pto.align`): the bytes a store stream holds past its last 32-byte boundary,
+// which only a flush (VSTAR) writes. A default state is a fresh stream (pto.init_align).
+struct Align {
+    engine::vector::AlignState state;
+};
+
+namespace detail::vec {
+// Writes what a stream operation gives to UB now.
+inline void commit(const ev::StreamCommit& c)
+{
+    if (c.count == 0) return;
+    std::byte* at = ev::ub_address(c.address, c.count, 1, "destination", ev::kVectorUnits);
+    std::memcpy(at, c.bytes.data(), std::size_t(c.count));
+    ev::mark_stored(at, c.count);
+}
+}  // namespace detail::vec
+
+// PSTU(src, base, align_in, align_out): pto.pstu, src's 32-byte image appended to the stream at base
+// (its page's argument order; align_out may be align_in). The caller moves base on by 32 bytes.
+template <typename S, typename P>
+PTO_INST RecordEvent PSTU(const S& src, const P& base, const Align& align_in, Align& align_out)
+{
+    static_assert(detail::vec::is_mask_v<S>, "PSTU stores a Mask<N> or a RegBuf<predicate_t>");
+    static_assert(detail::vec::is_ub_ptr_v<P>, "LEGAL_VECTOR_SPACE: predicates move through a Ptr<ub_space_t, T>");
+    runtime::InstructionScope scope("PSTU");
+    runtime::settle_held_back_work();
+    constexpr int kImageBytes = 32;
+    engine::vector::ub_address(base.offset(), kImageBytes, 1, "destination", engine::vector::kVectorUnits);
+    std::array<std::byte, kImageBytes> image{};
+    engine::vector::predicate_store(engine::vector::PredicateDist::NORM, engine::vector::stated_mask(src.reg, detail::vec::mask_traits<S>::lane_bytes),
+                                    image.data());
+    engine::vector::StreamCommit c;
+    align_out.state = engine::vector::stream_append(align_in.state, base.offset(), image.data(), kImageBytes, c);
+    detail::vec::commit(c);
+    return {};
+}
+
+// VSTAR(align, base): pto.vstar, the bytes the stream holds written at its position, base.
+template <typename P>
+PTO_INST RecordEvent VSTAR(const Align& align, const P& base)
+{
+    static_assert(detail::vec::is_ub_ptr_v<P>, "LEGAL_VECTOR_SPACE: VSTAR writes the unified buffer through a Ptr<ub_space_t, T>");
+    runtime::InstructionScope scope("VSTAR");
+    runtime::settle_held_back_work();
+    engine::vector::StreamCommit c;
+    engine::vector::stream_flush(align.state, base.offset(), c);
+    detail::vec::commit(c);
+    return {};
+}
+
+// ---- sorts on UB ----------------------------------------------------------------------------------
+
+// VBITSORT(dst, src, indices, repeat): pto.vbitsort, `repeat` groups of 32 f32 or f16 scores sorted
+// with their 32-bit indices into 8-byte records (RUN_VECTOR_CONFIG outside 1 to 255).
+template <typename T, typename I>
+PTO_INST RecordEvent VBITSORT(const Ptr<ub_space_t, T>& dst, const Ptr<ub_space_t, T>& src, const Ptr<ub_space_t, I>& indices, int64_t repeat)
+{
+    static_assert(rules::ub_sort_dtype_ok(engine::dtype_of<T>), "LEGAL_VECTOR_DTYPE: VBITSORT sorts f32 or f16 scores");
+    static_assert(sizeof(I) == 4 && std::is_integral_v<I>, "LEGAL_VECTOR_DTYPE: VBITSORT's indices are 32-bit integers");
+    runtime::InstructionScope scope("VBITSORT");
+    if (!rules::vbitsort_repeat_ok(repeat))
+        runtime::fail({"RUN_VECTOR_CONFIG", "", "repeat_times", "the repeat count is the number of 32-element groups", "1 to 255", std::to_string(repeat), ""});
+    runtime::settle_held_back_work();
+    constexpr int64_t kUnit = 32, kRecordBytes = 8;
+    constexpr const char* kUnits = "the UB sorts address UB in 32-byte units";
+    const std::byte* values = engine::vector::ub_address(src.offset(), repeat * 32 * int64_t(sizeof(T)), kUnit, "src", kUnits);
+    const std::byte* index = engine::vector::ub_address(indices.offset(), repeat * 32 * 4, kUnit, "indices", kUnits);
+    std::byte* records = engine::vector::ub_address(dst.offset(), repeat * 32 * kRecordBytes, kUnit, "dest", kUnits);
+    engine::vector::sort32_groups(engine::dtype_of<T>, values, index, int(repeat), records);
     return {};
 }
 

@@ -237,7 +237,8 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             });
         case VectorFamily::PredicateInterleave:
             return add([=, deinterleave = def.reverse, a = in[0], b = in[1], low = out[0], high = out[1]](Frame& f) {
-                const vec::Register& x = mask_of(f.slots[a], lanes);  // b8, b16, b32: never widened
+                // A copy: reading a width-less image (!pto.mask<G>) at these lanes reuses the thread's scratch.
+                const vec::Register x = mask_of(f.slots[a], lanes);
                 const vec::Register& y = mask_of(f.slots[b], lanes);
                 vec::Register lo, hi;
                 if (deinterleave) vec::predicate_deinterleave(lanes, x, y, lo, hi);

@@ -686,7 +686,7 @@ TEST(VectorCpp, ThePagesExpVectorMatchesTextVexpAndTheReference)
     }
 }
 
-// ---- the pages' lowercase examples, as written (operands given values where a page leaves them unset) ----
+// ---- the pages' uppercase predicate examples, as written ----
 
 // Lane `lane` (of `lane_bytes`-byte lanes) of the predicate image stored at `at`: one bit per register byte.
 bool image_lane(const std::vector<uint8_t>& out, int at, int lane_bytes, int lane)
@@ -694,6 +694,99 @@ bool image_lane(const std::vector<uint8_t>& out, int at, int lane_bytes, int lan
     const int bit = lane * lane_bytes;
     return (out[std::size_t(at + bit / 8)] >> (bit % 8)) & 1;
 }
+
+void combine_masks(RegBuf<predicate_t>& dst, const RegBuf<predicate_t>& cmp_mask, const RegBuf<predicate_t>& tail_mask)
+{
+    PAND(dst, cmp_mask, tail_mask, cmp_mask);
+}
+void invert_mask(RegBuf<predicate_t>& dst, const RegBuf<predicate_t>& src) { PNOT(dst, src, src); }
+void union_masks(RegBuf<predicate_t>& dst, const RegBuf<predicate_t>& mask_a, const RegBuf<predicate_t>& mask_b) { POR(dst, mask_a, mask_b, mask_a); }
+void pack_for_f32(RegBuf<predicate_t>& dst, const RegBuf<predicate_t>& lo, const RegBuf<predicate_t>& hi)
+{
+    (void)hi;
+    PPACK(dst, lo, "LOWER");
+}
+void select_predicate(RegBuf<predicate_t>& dst, const RegBuf<predicate_t>& src0, const RegBuf<predicate_t>& src1, const RegBuf<predicate_t>& sel)
+{
+    PSEL(dst, src0, src1, sel, sel);
+}
+void set_all_active(RegBuf<predicate_t>& dst) { PSET_B16(dst, "PAT_ALL"); }
+void extract_upper(RegBuf<predicate_t>& dst, const RegBuf<predicate_t>& src_64) { PUNPACK(dst, src_64, "HIGHER"); }
+void invert_with_mask(RegBuf<predicate_t>& dst, const RegBuf<predicate_t>& to_invert, const RegBuf<predicate_t>& mask)
+{
+    PXOR(dst, mask, to_invert, mask);
+}
+void load_with_offset(RegBuf<predicate_t>& dst, Ptr<ub_space_t, ub_t> base, int32_t slot) { PLD(dst, base, slot, "NORM"); }
+void load_immediate(RegBuf<predicate_t>& dst, Ptr<ub_space_t, ub_t> base) { PLDI(dst, base, 3, "NORM"); }
+void load_saved_mask(RegBuf<predicate_t>& dst, Ptr<ub_space_t, ub_t> src) { PLDS(dst, src); }
+void store_with_offset(RegBuf<predicate_t>& src, Ptr<ub_space_t, ub_t> base, int32_t slot) { PST(src, base, slot, "NORM"); }
+void store_immediate(RegBuf<predicate_t>& src, Ptr<ub_space_t, ub_t> base) { PSTI(src, base, 2, "NORM"); }
+void save_mask(RegBuf<predicate_t>& src, Ptr<ub_space_t, ub_t> dst) { PSTS(src, dst); }
+void compute_loop(int64_t buf_id, Ptr<ub_space_t, ub_t> ub_in, Ptr<ub_space_t, ub_t> ub_out)
+{
+    (void)ub_in, (void)ub_out;
+    GET_BUF(buf_id, PIPE_V, 0);
+    RegBuf<predicate_t> mask;
+    PSET_B32(mask, "PAT_ALL");
+    RLS_BUF(buf_id, PIPE_V, 0);
+}
+
+TEST(VectorCpp, ThePagesPredicateExamples)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 56);
+    const auto out = run_cpp(in, [&] {
+        RegBuf<predicate_t> a, b, sel, dst;
+        PSET_B32(a, "PAT_M3");
+        PSET_B32(b, "PAT_H");
+        PSET_B32(sel, "PAT_M4");
+        const UbPtr<ub_t> o(kOut);
+        combine_masks(dst, a, b);
+        save_mask(dst, o);
+        invert_mask(dst, a);
+        save_mask(dst, o + 32);
+        union_masks(dst, a, b);
+        store_with_offset(dst, o, 8);
+        select_predicate(dst, a, b, sel);
+        store_immediate(dst, o + 72);  // 72 + 2 * 8 = 96 bytes
+        invert_with_mask(dst, a, b);
+        save_mask(dst, o + 128);
+        pack_for_f32(dst, a, b);
+        save_mask(dst, o + 160);
+        RegBuf<predicate_t> h16;
+        PSET_B16(h16, "PAT_H");
+        extract_upper(dst, h16);
+        save_mask(dst, o + 192);
+        set_all_active(dst);
+        save_mask(dst, o + 224);
+        load_with_offset(dst, UbPtr<ub_t>(kIn), 5);
+        save_mask(dst, o + 256);
+        load_immediate(dst, UbPtr<ub_t>(kIn));
+        save_mask(dst, o + 288);
+        load_saved_mask(dst, UbPtr<ub_t>(kIn) + 64);
+        save_mask(dst, o + 320);
+        compute_loop(7, UbPtr<ub_t>(kIn), o);
+    });
+    for (int lane = 0; lane < 64; ++lane) {
+        const bool a = lane % 3 == 0, b = lane >= 32, sel = lane % 4 == 0;
+        EXPECT_EQ(image_lane(out, 0, 4, lane), a && b) << lane;
+        EXPECT_EQ(image_lane(out, 32, 4, lane), !a) << lane;
+        EXPECT_EQ(image_lane(out, 64, 4, lane), a || b) << lane;
+        EXPECT_EQ(image_lane(out, 96, 4, lane), sel ? a : b) << lane;
+        EXPECT_EQ(image_lane(out, 128, 4, lane), a != b) << lane;
+        // PPACK LOWER: the 64 b32 lanes into the lower half of 128 b16 lanes, the upper half clear.
+        EXPECT_EQ(image_lane(out, 160, 2, lane), a) << lane;
+        EXPECT_FALSE(image_lane(out, 160, 2, 64 + lane)) << lane;
+        // PUNPACK HIGHER: the upper 64 of 128 b16 lanes (all active: PAT_H) as 64 b32 lanes.
+        EXPECT_TRUE(image_lane(out, 192, 4, lane)) << lane;
+    }
+    for (int lane = 0; lane < 128; ++lane) EXPECT_TRUE(image_lane(out, 224, 2, lane)) << lane;
+    EXPECT_TRUE(std::equal(out.begin() + 256, out.begin() + 288, in.begin() + 40));
+    EXPECT_TRUE(std::equal(out.begin() + 288, out.begin() + 320, in.begin() + 24));
+    EXPECT_TRUE(std::equal(out.begin() + 320, out.begin() + 352, in.begin() + 64));
+}
+
+// ---- the pages' lowercase examples, as written (operands given values where a page leaves them unset) ----
+
 // The host address of UB byte `offset`, as a pointer to T (the pages' `__ubuf__ T*`).
 template <typename T>
 __ubuf__ T* ub_at(int64_t offset)
@@ -1068,6 +1161,8 @@ TEST(VectorCppLowercase, FindingsOfTheNewFormsCarryTheTextDoorsCodes)
     uint32_t* base = ub_at<uint32_t>(0);
     EXPECT_EQ(code_of([&] { pld(lo, base, vector_address{int64_t(runtime::memory_size(TileType::Vec) / 8)}, __cce_simd::NORM); }), "RUN_POINTER_RANGE");
     EXPECT_EQ(code_of([&] { pldi(lo, base, 1024, __cce_simd::NORM); }), "LEGAL_PREDICATE_IMMEDIATE");
+    EXPECT_EQ(code_of([&] { psti(lo, base, -1, __cce_simd::NORM, __cce_simd::POST_UPDATE); }), "LEGAL_PREDICATE_IMMEDIATE");
+    EXPECT_EQ(base, ub_at<uint32_t>(0));
     EXPECT_EQ(code_of([&] { psts(lo, base, 0, __cce_simd::US); }), "LEGAL_PREDICATE_DIST");
     // A stream continued elsewhere, flushed elsewhere.
     EXPECT_EQ(code_of([&] {

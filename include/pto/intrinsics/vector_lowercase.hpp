@@ -204,12 +204,14 @@ inline void pst(const S& src, __ubuf__ T* base, vector_address offset, __cce_sim
 template <typename D, typename T>
 inline void pldi(D& dst, __ubuf__ T*& base, int32_t offset, __cce_simd::PredicateDist dist, __cce_simd::PostMode mode = __cce_simd::NO_POST_UPDATE)
 {
+    if (mode) pto::detail::vec::check_predicate_immediate(offset);  // the update is the instruction's immediate
     PLDI(dst, ub_pointer::ub(base), mode ? 0 : offset, dist.name);
     if (mode) ub_pointer::advance(base, 8 * int64_t(offset));
 }
 template <typename S, typename T>
 inline void psti(const S& src, __ubuf__ T*& base, int32_t offset, __cce_simd::PredicateDist dist, __cce_simd::PostMode mode = __cce_simd::NO_POST_UPDATE)
 {
+    if (mode) pto::detail::vec::check_predicate_immediate(offset);  // the update is the instruction's immediate
     PSTI(src, ub_pointer::ub(base), mode ? 0 : offset, dist.name);
     if (mode) ub_pointer::advance(base, 8 * int64_t(offset));
 }

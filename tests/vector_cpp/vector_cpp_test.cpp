@@ -747,7 +747,7 @@ TEST(VectorCpp, ThePagesPredicateExamples)
         union_masks(dst, a, b);
         store_with_offset(dst, o, 8);
         select_predicate(dst, a, b, sel);
-        store_immediate(dst, o + 72);  // 72 + 2 * 8 = 96 bytes
+        store_immediate(dst, o + 80);  // 80 + 2 * 8 = 96 bytes
         invert_with_mask(dst, a, b);
         save_mask(dst, o + 128);
         pack_for_f32(dst, a, b);

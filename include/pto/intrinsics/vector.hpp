@@ -499,7 +499,7 @@ PTO_DETAIL_VEC_PSET(PGE_B32, 4)
         static_assert(std::is_integral_v<Count>, #NAME " counts lanes with an integer");                               \
         static_assert(detail::vec::mask_traits<MaskT>::lane_bytes == 0 || detail::vec::mask_traits<MaskT>::lane_bytes == BYTES, \
                       "LEGAL_VECTOR_MASK_WIDTH: " #NAME " makes a mask of its width (Mask<256 / " #BYTES "> or RegBuf<predicate_t>)"); \
-        runtime::InstructionScope scope(#NAME);                                                                       \
+        engine::vector::VectorInstruction scope(#NAME);                                                                       \
         engine::vector::prefix_mask(int64_t(count), BYTES, dst.reg);                                                  \
         constexpr Count per_register = Count(engine::vector::kRegisterBytes / BYTES);                                 \
         return count > per_register ? Count(count - per_register) : Count(0);                                         \
@@ -577,7 +577,7 @@ PTO_DETAIL_VEC_PACK(PUNPACK, true)
         static_assert(detail::vec::is_mask_v<L> && detail::vec::is_mask_v<H>, #NAME " writes masks (Mask<N> or RegBuf<predicate_t>)"); \
         static_assert(detail::vec::masks_agree<L, H>() && (detail::vec::stated_lanes<L, H>() == 0 || detail::vec::stated_lanes<L, H>() == BYTES), \
                       "LEGAL_VECTOR_MASK_WIDTH: " #NAME " makes masks of its width (Mask<256 / " #BYTES "> or RegBuf<predicate_t>)"); \
-        runtime::InstructionScope scope(#NAME);                                                                       \
+        engine::vector::VectorInstruction scope(#NAME);                                                                       \
         const engine::vector::Register a = detail::vec::mask_for<BYTES>(src0); /* a copy: the next reading may reuse the scratch */ \
         const engine::vector::Register& b = detail::vec::mask_for<BYTES>(src1);                                      \
         engine::vector::Register lo, hi;                                                                              \
@@ -665,7 +665,7 @@ PTO_INST RecordEvent PSTU(const S& src, const P& base, const Align& align_in, Al
 {
     static_assert(detail::vec::is_mask_v<S>, "PSTU stores a Mask<N> or a RegBuf<predicate_t>");
     static_assert(detail::vec::is_ub_ptr_v<P>, "LEGAL_VECTOR_SPACE: predicates move through a Ptr<ub_space_t, T>");
-    runtime::InstructionScope scope("PSTU");
+    engine::vector::VectorInstruction scope("PSTU");
     runtime::settle_held_back_work();
     constexpr int kImageBytes = 32;
     engine::vector::ub_address(base.offset(), kImageBytes, 1, "destination", engine::vector::kVectorUnits);
@@ -683,7 +683,7 @@ template <typename P>
 PTO_INST RecordEvent VSTAR(const Align& align, const P& base)
 {
     static_assert(detail::vec::is_ub_ptr_v<P>, "LEGAL_VECTOR_SPACE: VSTAR writes the unified buffer through a Ptr<ub_space_t, T>");
-    runtime::InstructionScope scope("VSTAR");
+    engine::vector::VectorInstruction scope("VSTAR");
     runtime::settle_held_back_work();
     engine::vector::StreamCommit c;
     engine::vector::stream_flush(align.state, base.offset(), c);
@@ -700,7 +700,7 @@ PTO_INST RecordEvent VBITSORT(const Ptr<ub_space_t, T>& dst, const Ptr<ub_space_
 {
     static_assert(rules::ub_sort_dtype_ok(engine::dtype_of<T>), "LEGAL_VECTOR_DTYPE: VBITSORT sorts f32 or f16 scores");
     static_assert(sizeof(I) == 4 && std::is_integral_v<I>, "LEGAL_VECTOR_DTYPE: VBITSORT's indices are 32-bit integers");
-    runtime::InstructionScope scope("VBITSORT");
+    engine::vector::VectorInstruction scope("VBITSORT");
     if (!rules::vbitsort_repeat_ok(repeat))
         runtime::fail({"RUN_VECTOR_CONFIG", "", "repeat_times", "the repeat count is the number of 32-element groups", "1 to 255", std::to_string(repeat), ""});
     runtime::settle_held_back_work();

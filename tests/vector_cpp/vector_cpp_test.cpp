@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -1083,6 +1084,45 @@ std::string code_of(const std::function<void()>& f)
 {
     test::ScopedChecked checked;
     return test::diagnostic_of(f).code;
+}
+
+TEST(VectorCppLowercase, ThePagesCrossCoreFlagsCountAsTheTextForms)
+{
+    // The cube sets id 2 fifteen times ahead (a2a3: one set reaches both vector cores), each vector
+    // core takes all fifteen; on a5 each vector core has its own ids (16 + id for the second).
+    std::atomic<int> taken{0};
+    const auto a2a3 = [&] {
+        for (int i = 0; i < 15; ++i) {
+            if (sim::is_cube_core()) {
+                set_cross_core(PIPE_FIX, 2);
+            } else {
+                mem_bar(VST_VLD);
+                wait_flag_dev(2);
+                ++taken;
+            }
+        }
+    };
+    sim::launch_mixed(2, a2a3, a2a3);
+    EXPECT_EQ(taken.load(), 2 * 2 * 15);
+    taken = 0;
+    const auto a5 = [&] {
+        if (sim::is_cube_core()) {
+            set_intra_block(PIPE_FIX, 5);
+            set_intra_block(PIPE_FIX, 16 + 5);
+        } else {
+            wait_intra_core(PIPE_V, 5);
+            ++taken;
+        }
+    };
+    sim::launch_mixed(1, a5, a5);
+    EXPECT_EQ(taken.load(), 2);
+    // Their findings are the runtime's: an id outside the pool, a wait no core will end.
+    const auto bad_id = [] { set_intra_block(PIPE_MTE2, 32); };
+    EXPECT_EQ(pto::test::diagnostic_of([&] { sim::launch_mixed(1, bad_id, bad_id); }).code, "RUN_CROSS_CORE_ID");
+    const auto stuck = [] {
+        if (!sim::is_cube_core()) wait_flag_dev(4);
+    };
+    EXPECT_EQ(pto::test::diagnostic_of([&] { sim::launch_mixed(1, stuck, stuck); }).code, "ORDER_DEADLOCK");
 }
 
 TEST(VectorCpp, FindingsCarryTheTextDoorsCodes)

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include <pto/pto-inst.hpp>
+#include <pto/runtime/cross_core_flags.hpp>
 
 // The pages' address-space qualifier of a UB pointer: a host pointer into UB here.
 #ifndef __ubuf__
@@ -252,6 +253,21 @@ inline void vbitsort(__ubuf__ T* dst, __ubuf__ T* scores, __ubuf__ I* indices, i
 // get_buf / rls_buf(pipe, id, mode): GET_BUF / RLS_BUF with the pipe first, as the pages write them.
 inline void get_buf(pipe_t pipe, int64_t buf_id, int64_t mode) { GET_BUF(buf_id, pipe, mode); }
 inline void rls_buf(pipe_t pipe, int64_t buf_id, int64_t mode) { RLS_BUF(buf_id, pipe, mode); }
+
+// The pages' C forms of the flags between a block's cube and vector cores (vector/pipeline-sync.md):
+// a2a3's set_cross_core(pipe, id) / wait_flag_dev(id), a5's set_intra_block(pipe, id) /
+// wait_intra_core(pipe, id). The pipe names which of the core's pipes signals or stalls; here a
+// cross-core release orders everything its core issued before it, whatever the pipe (README,
+// "Pipe synchronisation at run time"), so it selects nothing.
+inline void set_cross_core(pipe_t, int64_t semaphore_id) { runtime::set_cross_core(semaphore_id); }
+inline void wait_flag_dev(int64_t semaphore_id) { runtime::wait_flag_dev(semaphore_id); }
+inline void set_intra_block(pipe_t, int64_t semaphore_id) { runtime::set_intra_block(semaphore_id); }
+inline void wait_intra_core(pipe_t, int64_t semaphore_id) { runtime::wait_intra_core(semaphore_id); }
+
+// mem_bar(type): a fence between the vector pipe's own UB accesses, which run in program order here (as
+// pto.mem_bar in text), so it has nothing to wait for.
+enum mem_bar_t { VV_ALL, VST_VLD, VLD_VST };
+inline void mem_bar(mem_bar_t) {}
 
 }  // namespace pto::cce
 

@@ -164,12 +164,7 @@ PTO_AVX512_VARIANT void binary_of_avx512(const Register& a, const Register& b, c
 template <BinaryOp Op, typename T>
 BinaryKernel variant_of(RegisterVariant variant)
 {
-    switch (variant) {
-        case RegisterVariant::Avx512: return &binary_of_avx512<Op, T>;
-        case RegisterVariant::Avx2: return &binary_of_avx2<Op, T>;
-        case RegisterVariant::Baseline: break;
-    }
-    return &binary_of<Op, T>;
+    return pick_variant<BinaryKernel>(variant, &binary_of<Op, T>, &binary_of_avx2<Op, T>, &binary_of_avx512<Op, T>);
 }
 
 template <typename T>

@@ -207,23 +207,13 @@ PTO_AVX512_VARIANT void store_norm_avx512(StoreDist dist, int lane_bytes, const 
 LoadKernel load_kernel(LoadDist dist)
 {
     if (dist != LoadDist::NORM) return &load;
-    switch (register_variant()) {
-        case RegisterVariant::Avx512: return &load_norm_avx512;
-        case RegisterVariant::Avx2: return &load_norm_avx2;
-        case RegisterVariant::Baseline: break;
-    }
-    return &load_norm;
+    return pick_variant<LoadKernel>(register_variant(), &load_norm, &load_norm_avx2, &load_norm_avx512);
 }
 
 StoreKernel store_kernel(StoreDist dist)
 {
     if (dist != StoreDist::NORM) return &store;
-    switch (register_variant()) {
-        case RegisterVariant::Avx512: return &store_norm_avx512;
-        case RegisterVariant::Avx2: return &store_norm_avx2;
-        case RegisterVariant::Baseline: break;
-    }
-    return &store_norm;
+    return pick_variant<StoreKernel>(register_variant(), &store_norm, &store_norm_avx2, &store_norm_avx512);
 }
 
 void store(StoreDist dist, int lane_bytes, const Register& value, const Register& mask, std::byte* dst)

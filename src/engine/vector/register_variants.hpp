@@ -37,6 +37,18 @@ inline RegisterVariant register_variant()
     return RegisterVariant::Baseline;
 }
 
+// The kernel of the variant `variant` among the three compiled ones.
+template <typename Kernel>
+Kernel pick_variant(RegisterVariant variant, Kernel baseline, Kernel avx2, Kernel avx512)
+{
+    switch (variant) {
+        case RegisterVariant::Avx512: return avx512;
+        case RegisterVariant::Avx2: return avx2;
+        case RegisterVariant::Baseline: break;
+    }
+    return baseline;
+}
+
 // A register's bytes in pieces of `Piece` bytes, which a variant moves in one instruction each (the
 // compiler's own copy of 256 bytes keeps to 16-byte moves).
 template <int Piece>

@@ -162,17 +162,30 @@ VectorRun run_vector(const std::string& text, bool checked = true, int blocks = 
     return out;
 }
 
-// "v.pto:LINE:COLUMN" of the first occurrence of `needle` in `text`.
-std::string place_of(const std::string& text, const std::string& needle)
+// "FILE:LINE:COLUMN" of the first occurrence of `needle` in `text`, read from `file`.
+std::string place_of(const std::string& file, const std::string& text, const std::string& needle)
 {
     const std::size_t at = text.find(needle);
     EXPECT_NE(at, std::string::npos) << needle;
     const std::size_t line_start = text.rfind('\n', at) + 1;  // npos + 1 = 0 on the first line
     const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
-    return "v.pto:" + std::to_string(line) + ":" + std::to_string(at - line_start + 1);
+    return file + ":" + std::to_string(line) + ":" + std::to_string(at - line_start + 1);
 }
 
 bool mentions(const Diagnostic& d, const std::string& what) { return d.format().find(what) != std::string::npos; }
+
+// The run of `text` (read from `file`) stopped with ORDER_MISSING_SYNC at `consumer`, which runs on pipe
+// `to`, naming `producer` and its pipe `from`.
+void expect_missing_sync(const RunResult& r, const std::string& file, const std::string& text, const std::string& consumer,
+                         const std::string& producer, const std::string& from, const std::string& to)
+{
+    ASSERT_FALSE(r.ok()) << consumer;
+    const Diagnostic& d = r.diagnostics[0];
+    EXPECT_EQ(d.code, "ORDER_MISSING_SYNC") << d.format();
+    EXPECT_EQ(d.location, place_of(file, text, consumer)) << d.format();
+    EXPECT_TRUE(mentions(d, producer + " at " + file + ":") && mentions(d, "on pipe " + from + ",") && mentions(d, "runs on pipe " + to))
+        << d.format();
+}
 
 }  // namespace
 
@@ -190,23 +203,15 @@ TEST(OrderCheck, AFlagMissingBetweenTheDmaAndTheVectorPipeIsFoundAtTheSecondAcce
     no_in.in_set = no_in.in_wait = false;
     const std::string in_text = vector_kernel(no_in);
     const VectorRun in = run_vector(in_text);
+    expect_missing_sync(in.result, "v.pto", in_text, "pto.vlds", "pto.mte_gm_ub", "MTE2", "V");
     ASSERT_FALSE(in.result.ok());
-    const Diagnostic& d = in.result.diagnostics[0];
-    EXPECT_EQ(d.code, "ORDER_MISSING_SYNC") << d.format();
-    EXPECT_EQ(d.location, place_of(in_text, "pto.vlds")) << d.format();
-    EXPECT_TRUE(mentions(d, "pto.mte_gm_ub at v.pto:14:3")) << d.format();
-    EXPECT_TRUE(mentions(d, "on pipe MTE2") && mentions(d, "runs on pipe V")) << d.format();
+    EXPECT_TRUE(mentions(in.result.diagnostics[0], "pto.mte_gm_ub at v.pto:14:3")) << in.result.diagnostics[0].format();
 
     // No V -> MTE3 flag: the copy out reads what the vector stores wrote.
     VectorFlags no_out;
     no_out.out_set = no_out.out_wait = false;
     const std::string out_text = vector_kernel(no_out);
-    const VectorRun out = run_vector(out_text);
-    ASSERT_FALSE(out.result.ok());
-    const Diagnostic& e = out.result.diagnostics[0];
-    EXPECT_EQ(e.code, "ORDER_MISSING_SYNC") << e.format();
-    EXPECT_EQ(e.location, place_of(out_text, "pto.mte_ub_gm")) << e.format();
-    EXPECT_TRUE(mentions(e, "pto.vsts") && mentions(e, "on pipe V") && mentions(e, "runs on pipe MTE3")) << e.format();
+    expect_missing_sync(run_vector(out_text).result, "v.pto", out_text, "pto.mte_ub_gm", "pto.vsts", "V", "MTE3");
 
     // The set without its wait is named as the likely slip.
     VectorFlags no_wait;
@@ -245,11 +250,8 @@ TEST(OrderCheck, AScalarStoreIntoUbNeedsAFlagBeforeTheVectorLoad)
 
     VectorFlags unflagged = flagged;
     unflagged.scalar_flag = false;
-    const VectorRun bad = run_vector(vector_kernel(unflagged));
-    ASSERT_FALSE(bad.result.ok());
-    const Diagnostic& d = bad.result.diagnostics[0];
-    EXPECT_EQ(d.code, "ORDER_MISSING_SYNC") << d.format();
-    EXPECT_TRUE(mentions(d, "pto.store_scalar") && mentions(d, "on pipe S") && mentions(d, "runs on pipe V")) << d.format();
+    const std::string text = vector_kernel(unflagged);
+    expect_missing_sync(run_vector(text).result, "v.pto", text, "pto.vlds", "pto.store_scalar", "S", "V");
 }
 
 TEST(OrderCheck, BlocksWhoseDmaWritesTheSameGlobalBytesRace)
@@ -291,15 +293,7 @@ TEST(OrderCheck, EachCubePipeFlagLeftOutIsFoundAtItsConsumer)
     cases[2].consumer = "pto.mte_l0c_gm", cases[2].producer = "pto.mad", cases[2].from = "M", cases[2].to = "FIX";
     for (const Case& c : cases) {
         const std::string text = cube_kernel(c.flags);
-        const CubeRun r = run_cube(text);
-        ASSERT_FALSE(r.result.ok()) << c.consumer;
-        const Diagnostic& d = r.result.diagnostics[0];
-        EXPECT_EQ(d.code, "ORDER_MISSING_SYNC") << d.format();
-        std::string place = place_of(text, c.consumer);
-        place.replace(0, 1, "c");  // c.pto
-        EXPECT_EQ(d.location, place) << d.format();
-        EXPECT_TRUE(mentions(d, c.producer + " at c.pto:") && mentions(d, "on pipe " + c.from + ",") && mentions(d, "runs on pipe " + c.to))
-            << d.format();
+        expect_missing_sync(run_cube(text).result, "c.pto", text, c.consumer, c.producer, c.from, c.to);
     }
 }
 

@@ -130,9 +130,9 @@ TEST(VectorMicro, EveryStoreDistributionWritesOnlyActiveLanes)
     }
 }
 
-// A register carried around a loop: the loop's block argument and its initial value share one
-// register, so each vadd writes a register of its own (copy-on-write), and the value passed in is left
-// as it was. The first iteration takes the steps' general path, the later ones their inline one.
+// A register carried around a loop: each slot holds its own register, so the loop's block argument is
+// a copy of its initial value and each vadd leaves the value passed in as it was. The first iteration
+// takes the steps' general path (a slot's first write), the later ones their inline one.
 TEST(VectorMicro, ALoopCarriedRegisterLeavesItsInitialValueAlone)
 {
     const std::vector<uint8_t> in = random_bytes(kBytes, 9);
@@ -155,6 +155,41 @@ TEST(VectorMicro, ALoopCarriedRegisterLeavesItsInitialValueAlone)
         std::memcpy(&sum, out.data() + 256 + 4 * lane, 4);
         EXPECT_EQ(initial, x) << "lane " << lane;
         EXPECT_EQ(sum, int32_t(uint32_t(x) + 3 * uint32_t(y))) << "lane " << lane;  // wrapping, as vadd on i32
+    }
+}
+
+// Two registers carried and swapped by the yield, (a, b) -> (b, a + b), with the old %a read after the
+// new value is written: every carried value is a copy, so no write reaches a value still to be read.
+TEST(VectorMicro, CarriedRegistersSwappedByTheYieldKeepTheirValues)
+{
+    const std::vector<uint8_t> in = random_bytes(kBytes, 11);
+    const std::string body = R"(    %x = pto.vlds %in_i32[%c0] : !pto.ptr<i32, ub> -> !pto.vreg<64xi32>
+    %y = pto.vlds %in_i32[%c64] : !pto.ptr<i32, ub> -> !pto.vreg<64xi32>
+    %c3 = arith.constant 3 : index
+    %r:2 = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x, %b = %y) -> (!pto.vreg<64xi32>, !pto.vreg<64xi32>) {
+      %sum = pto.vadd %a, %b, %all_b32 : !pto.vreg<64xi32>, !pto.vreg<64xi32>, !pto.mask<b32> -> !pto.vreg<64xi32>
+      %old_b = pto.vsub %sum, %a, %all_b32 : !pto.vreg<64xi32>, !pto.vreg<64xi32>, !pto.mask<b32> -> !pto.vreg<64xi32>
+      scf.yield %old_b, %sum : !pto.vreg<64xi32>, !pto.vreg<64xi32>
+    }
+    pto.vsts %r#0, %out_i32[%c0], %all_b32 : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>
+    pto.vsts %r#1, %out_i32[%c64], %all_b32 : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>
+    pto.vsts %x, %out_i32[%c128], %all_b32 : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>
+)";
+    const std::vector<uint8_t> out = run_vector(body, in);
+    for (int lane = 0; lane < 64; ++lane) {
+        uint32_t x = 0, y = 0, got[3] = {};
+        std::memcpy(&x, in.data() + 4 * lane, 4);
+        std::memcpy(&y, in.data() + 256 + 4 * lane, 4);
+        for (int k = 0; k < 3; ++k) std::memcpy(&got[k], out.data() + 256 * k + 4 * lane, 4);
+        uint32_t a = x, b = y;
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t sum = a + b;  // wrapping, as vadd and vsub on i32
+            a = b;
+            b = sum;
+        }
+        EXPECT_EQ(got[0], a) << "lane " << lane;
+        EXPECT_EQ(got[1], b) << "lane " << lane;
+        EXPECT_EQ(got[2], x) << "lane " << lane;
     }
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <array>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <pto/engine/descriptor.hpp>
@@ -17,23 +18,25 @@ struct Step;
 
 // One SSA value. Scalars use `i` (index and integers, sign-extended from their width; i1 is 0 or 1)
 // or `f` (floats, already rounded to their type); tiles use `tile`; pointers and views use `view`;
-// vector registers and masks use `reg`, alignment states `align`, shared between copies of the slot (block arguments, results)
-// and written only through `writable_register`, so each copy keeps the value it was given.
-// 256 bytes, so that a slot's address is its index shifted (a convolution tile's descriptor, rarely
-// made, lives outside); the fields every vector step reads (`i`, `reg`) share its first cache line.
-struct alignas(256) Slot {
+// vector registers and masks use `reg`, held in the slot itself (`holds_register` once written), so
+// that a vector step reaches its register with no pointer to follow and every copy of the slot (block
+// arguments, results) is a copy of the value; alignment states use `align`.
+struct alignas(64) Slot {
+    union {
+        engine::vector::Register reg;  // not initialised until first written (writable_register)
+    };
     union {
         int64_t i;
         double f;
     };
-    std::shared_ptr<engine::vector::Register> reg;
+    bool holds_register = false;
     std::shared_ptr<const engine::vector::AlignState> align;  // `!pto.align` values, never written in place
     std::shared_ptr<const engine::ConvTileDesc> conv;          // a `!pto.conv_tile_buf`
     engine::TileDesc tile;
     engine::GlobalDesc view;
     Slot() : i(0) {}
 };
-static_assert(sizeof(Slot) == 256);
+static_assert(std::is_trivially_copyable_v<engine::vector::Register>);
 
 // Where one on-chip memory of the running core lies; looked up once per frame (the core does not change
 // while a function runs), so that an access checked on every vector instruction costs no lookup.
@@ -51,6 +54,9 @@ struct Frame {
     std::vector<std::shared_ptr<std::byte>> storage;
     std::vector<Slot> results;  // filled by func.return
     const Step* current = nullptr;  // the step executing, for the location of run-time diagnostics
+    // Fast mode in program order, which neither a program nor its steps change while it runs: no step
+    // runs under the synchronisation check and no work is held back, so run_body skips both per step.
+    bool plain_order = false;
 };
 
 }  // namespace pto::as::interp

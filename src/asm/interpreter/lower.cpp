@@ -218,6 +218,7 @@ std::vector<Slot> call(const Program& program, const CompiledFunction& fn, const
         throw SimError({"RUN_CALL_DEPTH", "func.call", "", "calls nest deeper than the model runs",
                         "at most " + std::to_string(kMaxCallDepth) + " nested calls", "@" + fn.source->name + " at depth " + std::to_string(t_call_depth), ""});
     Frame frame;
+    frame.plain_order = !runtime::checked() && runtime::schedule() == runtime::Schedule::Program;
     frame.slots.resize(std::size_t(fn.slot_count));
     frame.storage.resize(std::size_t(fn.storage_sites));
     const Body& body = *fn.body;

@@ -123,10 +123,10 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             };
             return add([=, ptr = in[0], offset = in[1], d = out[0]](Frame& f) {
                 const std::byte* src = known_vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes);
-                vec::Register* dst = owned_register(f.slots[d]);
-                if (!src || !dst) [[unlikely]]
+                Slot& dst = f.slots[d];
+                if (!src || !dst.holds_register) [[unlikely]]
                     return run_general(general, f);
-                load(dist, lanes, src, *dst);
+                load(dist, lanes, src, dst.reg);
             });
         }
         case VectorFamily::Store: {
@@ -141,11 +141,11 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             };
             return add([=, value = in[0], ptr = in[1], offset = in[2], mask = in[3]](Frame& f) {
                 const vec::Register* m = own_width_mask(f.slots[mask], lanes);
-                const vec::Register* v = f.slots[value].reg.get();
+                const Slot& v = f.slots[value];
                 std::byte* dst = known_vector_address(f, p, f.slots[ptr], f.slots[offset].i, bytes);
-                if (!m || !v || !dst) [[unlikely]]
+                if (!m || !v.holds_register || !dst) [[unlikely]]
                     return run_general(general, f);
-                store(dist, lanes, *v, *m, dst);
+                store(dist, lanes, v.reg, *m, dst);
             });
         }
         case VectorFamily::Pattern:
@@ -168,11 +168,11 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             };
             return add([=, a = in[0], b = in[1], mask = in[2], d = out[0]](Frame& f) {
                 const vec::Register* m = own_width_mask(f.slots[mask], lanes);
-                const vec::Register *x = f.slots[a].reg.get(), *y = f.slots[b].reg.get();
-                vec::Register* dst = owned_register(f.slots[d]);
-                if (!m || !x || !y || !dst) [[unlikely]]
+                const Slot &x = f.slots[a], &y = f.slots[b];
+                Slot& dst = f.slots[d];
+                if (!m || !x.holds_register || !y.holds_register || !dst.holds_register) [[unlikely]]
                     return run_general(general, f);
-                kernel(*x, *y, *m, *dst);
+                kernel(x.reg, y.reg, *m, dst.reg);
             });
         }
         case VectorFamily::Unary:
@@ -227,8 +227,8 @@ void Lowerer::lower_vector(const Operation& op, Body& body)
             return add([=, op = def.predicate, sources = in, d = out[0]](Frame& f) {
                 const vec::Register& a = any_mask_of(f.slots[sources[0]], lanes);
                 for (std::size_t k = 1; k < sources.size(); ++k) any_mask_of(f.slots[sources[k]], a.lane_bytes);
-                const vec::Register& b = sources.size() > 2 ? *f.slots[sources[1]].reg : a;
-                const vec::Register& sel = sources.size() > 3 ? *f.slots[sources[2]].reg : a;
+                const vec::Register& b = sources.size() > 2 ? f.slots[sources[1]].reg : a;
+                const vec::Register& sel = sources.size() > 3 ? f.slots[sources[2]].reg : a;
                 vec::predicate_logic(op, a, b, sel, writable_register(f.slots[d]));
             });
         case VectorFamily::PredicatePack:

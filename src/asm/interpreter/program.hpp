@@ -56,6 +56,13 @@ void run_on_pipe(const Step& step, Frame& frame);
 
 inline void run_body(const Body& body, Frame& frame)
 {
+    if (frame.plain_order) [[likely]] {
+        for (const Step& step : body.steps) {
+            frame.current = &step;
+            step.run(frame);
+        }
+        return;
+    }
     for (const Step& step : body.steps) {
         frame.current = &step;
         if (step.settles) runtime::settle_held_back_work();

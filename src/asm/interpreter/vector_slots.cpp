@@ -4,8 +4,9 @@ namespace pto::as::interp {
 
 vec::Register& fresh_register(Slot& s)
 {
-    s.reg = std::make_shared<vec::Register>();
-    return *s.reg;
+    s.reg = vec::Register{};
+    s.holds_register = true;
+    return s.reg;
 }
 
 void missing_register(const char* operand)

@@ -18,27 +18,23 @@ namespace vec = engine::vector;
 
 using engine::vector::kVectorUnits;
 
-// A fresh register for slot `s`, shared with no other slot.
+// The register of slot `s` to write a new value into. Its first write starts from a cleared register
+// (out of line), so that no lane or mask flag of the slot's uninitialised storage is ever read.
 vec::Register& fresh_register(Slot& s);
-
-// The register of slot `s` when it holds one that no other slot shares; else null.
-inline vec::Register* owned_register(Slot& s) { return s.reg && s.reg.use_count() == 1 ? s.reg.get() : nullptr; }
-
-// The register of slot `s` to write a new value into: its own when no other slot shares it.
 inline vec::Register& writable_register(Slot& s)
 {
-    if (vec::Register* owned = owned_register(s)) [[likely]]
-        return *owned;
-    return fresh_register(s);
+    if (!s.holds_register) [[unlikely]]
+        return fresh_register(s);
+    return s.reg;
 }
 
 [[noreturn]] void missing_register(const char* operand);
 
 inline const vec::Register& register_of(const Slot& s, const char* operand)
 {
-    if (!s.reg) [[unlikely]]
+    if (!s.holds_register) [[unlikely]]
         missing_register(operand);
-    return *s.reg;
+    return s.reg;
 }
 
 // A predicate loaded into `!pto.mask<G>` has no width: each user reads it at its lanes' width, a lane
@@ -50,8 +46,7 @@ using vec::open_mask;
 // The mask of slot `s` when it was made for lanes of `lane_bytes` bytes, read as it is; else null.
 inline const vec::Register* own_width_mask(const Slot& s, int lane_bytes)
 {
-    const vec::Register* mask = s.reg.get();
-    return mask && mask->lane_bytes == lane_bytes && lane_bytes != 0 ? mask : nullptr;
+    return s.holds_register && s.reg.lane_bytes == lane_bytes && lane_bytes != 0 ? &s.reg : nullptr;
 }
 
 // The mask of slot `s` for lanes of `lane_bytes` bytes: RUN_MASK_WIDTH when it was made for others.

@@ -40,7 +40,7 @@ ScalarKind scalar_kind(const Type& type)
 namespace {
 
 template <typename F>
-std::function<void(Frame&)> int_binary(int a, int b, int d, ScalarKind k, F f)
+StepRun int_binary(int a, int b, int d, ScalarKind k, F f)
 {
     return [=](Frame& fr) {
         Slot* s = fr.slots.data();
@@ -49,7 +49,7 @@ std::function<void(Frame&)> int_binary(int a, int b, int d, ScalarKind k, F f)
 }
 
 template <typename F>
-std::function<void(Frame&)> float_binary(int a, int b, int d, ScalarKind k, F f)
+StepRun float_binary(int a, int b, int d, ScalarKind k, F f)
 {
     return [=](Frame& fr) {
         Slot* s = fr.slots.data();
@@ -113,7 +113,7 @@ void Lowerer::lower_arith(const Operation& op, Body& body)
     const int a = op.operands.size() > 0 ? slot(op.operands[0]) : -1;
     const int b = op.operands.size() > 1 ? slot(op.operands[1]) : -1;
     const ScalarKind ak = op.operands.empty() ? rk : scalar_kind(operand_type(op, 0));
-    auto add = [&](std::function<void(Frame&)> fn) { body.steps.push_back({std::move(fn), &op}); };
+    auto add = [&](StepRun fn) { body.steps.push_back({std::move(fn), &op}); };
 
     if (name == "constant") {
         const Attribute* value = op.attribute("value");

@@ -35,7 +35,7 @@ void Lowerer::lower_control(const Operation& op, Body& body)
         if (op.regions[r]->blocks.size() != 1) fail(op, codes::kUnsupportedOp, "regions of more than one block are not supported");
         return op.regions[r]->blocks.front().get();
     };
-    auto add = [&](std::function<void(Frame&)> fn) { body.steps.push_back({std::move(fn), &op}); };
+    auto add = [&](StepRun fn) { body.steps.push_back({std::move(fn), &op}); };
 
     if (op.name == "scf.for") {
         const Block* block = region_block(0);

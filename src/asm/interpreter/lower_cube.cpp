@@ -141,7 +141,7 @@ void require_ub_aligned(Frame& f, const PointerSlot& src, const PointerSlot& dst
 
 void Lowerer::lower_pointer(const Operation& op, Body& body)
 {
-    auto add = [&](std::function<void(Frame&)> fn) { body.steps.push_back({std::move(fn), &op}); };
+    auto add = [&](StepRun fn) { body.steps.push_back({std::move(fn), &op}); };
     const std::string& n = op.name;
     if (n == "pto.castptr" || n == "pto.addptr") {
         if (op.results.size() != 1) fail(op, codes::kBadOperand, "a pointer operation defines one pointer", "1 result", std::to_string(op.results.size()));
@@ -370,7 +370,7 @@ void lower_cube_move(Lowerer& l, const Operation& op, const CubeForm& form, cons
 {
     const std::vector<PointerSlot>& ptr = o.ptr;
     const std::vector<int>& num = o.num;
-    auto add = [&](std::function<void(Frame&)> fn) { body.steps.push_back({std::move(fn), &op}); };
+    auto add = [&](StepRun fn) { body.steps.push_back({std::move(fn), &op}); };
     auto slot = [&](const Value* v) { return l.slot(v); };
     auto fail = [&](std::string_view code, std::string what, std::string expected, std::string actual) {
         l.fail(op, code, std::move(what), std::move(expected), std::move(actual));

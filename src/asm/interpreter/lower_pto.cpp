@@ -66,7 +66,7 @@ void set_valid_shape(engine::TileDesc& tile, int64_t rows, int64_t cols, const M
 
 void Lowerer::lower_view(const Operation& op, Body& body)
 {
-    auto add = [&](std::function<void(Frame&)> fn) { body.steps.push_back({std::move(fn), &op}); };
+    auto add = [&](StepRun fn) { body.steps.push_back({std::move(fn), &op}); };
     const Operation* where = &op;
     const Module* module = &module_;
 

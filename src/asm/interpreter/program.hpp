@@ -12,12 +12,13 @@
 #include <pto/runtime/schedule.hpp>
 
 #include "asm/interpreter/frame.hpp"
+#include "asm/interpreter/step_run.hpp"
 #include "asm/ir.hpp"
 
 namespace pto::as::interp {
 
 struct Step {
-    std::function<void(Frame&)> run;
+    StepRun run;
     const Operation* op = nullptr;
     // A micro-instruction or pointer access, which touches memory itself: in the adversarial schedule
     // the tile instructions held back run first.

@@ -5,23 +5,21 @@ namespace pto::as::interp {
 
 namespace {
 
-// Copies slots src[i] -> dst[i] as a parallel assignment (a yield may permute its carried values).
+// Copies slots src[i] -> dst[i] as a parallel assignment: in order, unless a destination is also a
+// later source (a yield that permutes its carried values), which goes through copies held aside.
 void pass(Frame& f, const std::vector<int>& src, const std::vector<int>& dst, std::size_t dst_first = 0)
 {
     const std::size_t n = src.size();
-    if (n == 1) {
-        f.slots[dst[dst_first]] = f.slots[src[0]];
+    bool overwrites_a_source = false;
+    for (std::size_t i = 0; i < n && !overwrites_a_source; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) overwrites_a_source |= dst[dst_first + i] == src[j];
+    if (!overwrites_a_source) {
+        for (std::size_t i = 0; i < n; ++i) f.slots[dst[dst_first + i]] = f.slots[src[i]];
         return;
     }
-    Slot tmp[8];
-    std::vector<Slot> big;
-    Slot* buffer = tmp;
-    if (n > 8) {
-        big.resize(n);
-        buffer = big.data();
-    }
-    for (std::size_t i = 0; i < n; ++i) buffer[i] = f.slots[src[i]];
-    for (std::size_t i = 0; i < n; ++i) f.slots[dst[dst_first + i]] = buffer[i];
+    std::vector<Slot> held(n);
+    for (std::size_t i = 0; i < n; ++i) held[i] = f.slots[src[i]];
+    for (std::size_t i = 0; i < n; ++i) f.slots[dst[dst_first + i]] = held[i];
 }
 
 }  // namespace

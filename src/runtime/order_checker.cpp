@@ -48,7 +48,7 @@ std::optional<PipeRule> pipe_rule(std::string_view name)
 {
     static const auto* table = [] {
         auto* m = new std::unordered_map<std::string_view, PipeRule>;
-        for (std::size_t i = 0; i < engine::kInstrNames.size(); ++i) m->emplace(engine::kInstrNames[i], PipeRule{engine::Instr(i)});
+        for (std::size_t i = 0; i < engine::kInstrNames.size(); ++i) m->emplace(engine::kInstrNames[i], PipeRule{engine::Instr(i), std::nullopt});
         return m;
     }();
     const auto it = table->find(name);

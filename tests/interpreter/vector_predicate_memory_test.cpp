@@ -71,7 +71,9 @@ TEST(VectorPredicateMemory, ImmediateOffsetsStoreTheSameAsALiteralOrAConstant)
             ASSERT_EQ(bit(out.data() + 40, k), want) << dist << " literal bit " << k;
             ASSERT_EQ(bit(out.data() + 72, k), want) << dist << " constant bit " << k;
         }
-        if (packed) EXPECT_EQ(out[88], 0xAB);  // PK writes 16 bytes
+        if (packed) {
+            EXPECT_EQ(out[88], 0xAB);  // PK writes 16 bytes
+        }
     }
 }
 

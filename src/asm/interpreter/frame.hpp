@@ -23,7 +23,8 @@ struct Step;
 // arguments, results) is a copy of the value; alignment states use `align`.
 struct alignas(64) Slot {
     union {
-        engine::vector::Register reg;  // not initialised until first written (writable_register)
+        engine::vector::Register reg;  // uninitialised (`no_register`) until first written (writable_register)
+        std::byte no_register;
     };
     union {
         int64_t i;
@@ -34,7 +35,7 @@ struct alignas(64) Slot {
     std::shared_ptr<const engine::ConvTileDesc> conv;          // a `!pto.conv_tile_buf`
     engine::TileDesc tile;
     engine::GlobalDesc view;
-    Slot() : i(0) {}
+    Slot() : no_register{}, i(0) {}
 };
 static_assert(std::is_trivially_copyable_v<engine::vector::Register>);
 

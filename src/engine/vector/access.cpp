@@ -179,7 +179,7 @@ int64_t ub_offset_of(const void* p, const char* operand)
 
 void buffer_slot(pipe_t pipe, int64_t id, bool acquire)
 {
-    if (pipe < 0 || pipe >= kPipeCount || pipe == PIPE_ALL)
+    if (pipe < 0 || std::size_t(pipe) >= kPipeCount || pipe == PIPE_ALL)
         runtime::fail({"RUN_BAD_OPERAND", "", "pipe", "the pipe that acquires or releases the slot", "PIPE_S, PIPE_V, PIPE_MTE2, ...",
                        std::to_string(int(pipe)), ""});
     if (!rules::buffer_id_ok(id))

@@ -15,8 +15,6 @@ struct Frame;
 
 class StepRun {
 public:
-    StepRun() = default;
-
     template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, StepRun>>>
     StepRun(F&& fn)  // implicit, as std::function's: lowering passes lambdas
     {
@@ -52,7 +50,6 @@ public:
     ~StepRun() { reset(); }
 
     void operator()(Frame& f) const { invoke_(storage_, f); }
-    explicit operator bool() const { return invoke_ != nullptr; }
 
 private:
     static constexpr std::size_t kInlineBytes = 160;

@@ -504,6 +504,9 @@ private:
         if (spelled == OpForm::DPS) return spelled;
         if (op.name == "func.return") return OpForm::Asm;  // MLIR's own short `return`
         if (op.name.rfind("pto.", 0) != 0 || has_fixed_spelling(op.name)) return OpForm::SSA;
+        // An operation the toolchain does not know keeps its prefix: written bare before the next
+        // operation's `%v = ...`, it would read as a register form naming %v its destination.
+        if (!find_op(op.name)) return OpForm::SSA;
         // Other pto operations (synchronization, vector) only gain or lose the dialect prefix.
         return form_ == Form::Asm && has_asm_spelling(op.name) ? OpForm::Asm : OpForm::SSA;
     }
